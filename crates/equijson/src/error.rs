@@ -1,0 +1,292 @@
+//! The one error type of the core: a boxed kind plus where it happened.
+
+use std::fmt;
+
+/// Why a document (or a value being serialized) was rejected.
+///
+/// Every variant has a stable meaning; the [`Display`](fmt::Display) text is
+/// what a person reads. The enum is non-exhaustive so new policies can add
+/// kinds without breaking callers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended where more was required (`expected` names what).
+    UnexpectedEof {
+        /// What the parser was waiting for, e.g. `"a value"`.
+        expected: &'static str,
+    },
+    /// A character that cannot start or continue the current construct.
+    UnexpectedCharacter {
+        /// The offending character (U+FFFD when the byte is not valid UTF-8).
+        found: char,
+        /// What would have been accepted here.
+        expected: &'static str,
+    },
+    /// Non-whitespace after the top-level value.
+    TrailingCharacters,
+    /// A comma before `]` or `}`.
+    TrailingComma,
+    /// A byte sequence that is not UTF-8.
+    InvalidUtf8,
+    /// The text starts with a byte order mark (U+FEFF), which JSON forbids.
+    ByteOrderMark,
+    /// A raw control character (U+0000..U+001F) inside a string.
+    ControlCharacterInString(u8),
+    /// A backslash escape that JSON does not define, or a malformed `\u`.
+    InvalidEscape,
+    /// An unpaired UTF-16 surrogate, escaped (`"\ud800"`) or encoded in the bytes.
+    LoneSurrogate(u16),
+    /// A Unicode noncharacter (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF), rejected only
+    /// under [`Noncharacters::Reject`](crate::Noncharacters::Reject).
+    Noncharacter(char),
+    /// A number that breaks the JSON grammar (leading zero, missing digits, ...).
+    InvalidNumber(&'static str),
+    /// A bare word that is not `true`, `false` or `null` (`NaN`, `Infinity`, `undefined`, ...).
+    InvalidLiteral(String),
+    /// A number whose magnitude rounds to Infinity as an IEEE-754 double.
+    NumberOutOfRange,
+    /// `-0` (or a negative number that rounds to zero) under
+    /// [`NegativeZero::Reject`](crate::NegativeZero::Reject).
+    NegativeZero,
+    /// A number whose value changes when held as a double, under
+    /// [`InexactNumbers::Reject`](crate::InexactNumbers::Reject).
+    InexactNumber {
+        /// The number as written in the input.
+        written: String,
+        /// What a double makes of it (its canonical form).
+        becomes: String,
+    },
+    /// A NaN or infinite float handed to the serializer.
+    NonFiniteNumber,
+    /// The same member name twice in one object (compared after unescaping).
+    DuplicateKey(String),
+    /// Arrays/objects nested deeper than the configured limit.
+    NestingTooDeep {
+        /// The configured limit.
+        limit: usize,
+    },
+    /// Input larger than the 4 GiB the document model addresses.
+    InputTooLarge,
+    /// A map key that is not a string (or a char/integer/bool that becomes one).
+    KeyMustBeString,
+    /// A message from a `Serialize` implementation.
+    Custom(String),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnexpectedEof { expected } => {
+                write!(f, "unexpected end of input, expected {expected}")
+            }
+            Self::UnexpectedCharacter { found, expected } => {
+                write!(f, "unexpected character {}, expected {expected}", DisplayChar(*found))
+            }
+            Self::TrailingCharacters => f.write_str("trailing characters after the JSON value"),
+            Self::TrailingComma => f.write_str("trailing comma before the closing bracket"),
+            Self::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            Self::ByteOrderMark => f.write_str("byte order mark (U+FEFF) is not allowed"),
+            Self::ControlCharacterInString(b) => write!(
+                f,
+                "control character U+{b:04X} must be escaped inside a string"
+            ),
+            Self::InvalidEscape => f.write_str("invalid escape sequence"),
+            Self::LoneSurrogate(u) => write!(f, "unpaired surrogate U+{u:04X}"),
+            Self::Noncharacter(c) => write!(f, "noncharacter U+{:04X} is not allowed", *c as u32),
+            Self::InvalidNumber(why) => write!(f, "invalid number: {why}"),
+            Self::InvalidLiteral(word) => write!(f, "`{word}` is not a JSON value"),
+            Self::NumberOutOfRange => f.write_str("number out of range: it overflows a double to Infinity"),
+            Self::NegativeZero => f.write_str("negative zero is not allowed"),
+            Self::InexactNumber { written, becomes } => write!(
+                f,
+                "number {written} cannot be held exactly by a double (it becomes {becomes})"
+            ),
+            Self::NonFiniteNumber => f.write_str("NaN and Infinity cannot be represented in JSON"),
+            Self::DuplicateKey(k) => write!(f, "duplicate object key {}", Quoted(k)),
+            Self::NestingTooDeep { limit } => {
+                write!(f, "nesting too deep: more than {limit} levels of arrays/objects")
+            }
+            Self::InputTooLarge => f.write_str("input too large: the limit is 4 GiB"),
+            Self::KeyMustBeString => f.write_str("object key must be a string"),
+            Self::Custom(msg) => f.write_str(msg),
+        }
+    }
+}
+
+/// Where an error happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Location {
+    /// A place in input text.
+    Text {
+        /// Byte offset from the start of the input (0-based).
+        offset: usize,
+        /// Line number (1-based; lines end at `\n`).
+        line: usize,
+        /// Column (1-based, counted in characters, not bytes).
+        column: usize,
+    },
+    /// A place in a value being serialized, as an RFC 6901 JSON pointer.
+    Pointer(String),
+}
+
+/// An error from parsing, canonicalizing or serializing JSON.
+///
+/// Small (one pointer) so `Result<T, Error>` stays cheap on the success path.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error {
+    inner: Box<ErrorImpl>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct ErrorImpl {
+    kind: ErrorKind,
+    location: Option<Location>,
+}
+
+impl Error {
+    /// An error at byte `offset` of `input`; line and column are derived from the text.
+    #[cold]
+    pub(crate) fn at(kind: ErrorKind, input: &[u8], offset: usize) -> Self {
+        let offset = offset.min(input.len());
+        let before = &input[..offset];
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        // Count characters, not bytes: every byte that is not a UTF-8 continuation byte.
+        let column = 1 + before[line_start..]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        Self::new(kind, Some(Location::Text { offset, line, column }))
+    }
+
+    /// An error at a JSON pointer inside a value being serialized.
+    #[cold]
+    pub(crate) fn at_pointer(kind: ErrorKind, pointer: String) -> Self {
+        Self::new(kind, Some(Location::Pointer(pointer)))
+    }
+
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind, location: Option<Location>) -> Self {
+        Self { inner: Box::new(ErrorImpl { kind, location }) }
+    }
+
+    /// What went wrong.
+    #[must_use]
+    pub fn kind(&self) -> &ErrorKind {
+        &self.inner.kind
+    }
+
+    /// Where it went wrong, when known.
+    #[must_use]
+    pub fn location(&self) -> Option<&Location> {
+        self.inner.location.as_ref()
+    }
+
+    /// Byte offset into the input, for errors found in text.
+    #[must_use]
+    pub fn offset(&self) -> Option<usize> {
+        match self.inner.location {
+            Some(Location::Text { offset, .. }) => Some(offset),
+            _ => None,
+        }
+    }
+
+    /// 1-based line, for errors found in text.
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        match self.inner.location {
+            Some(Location::Text { line, .. }) => Some(line),
+            _ => None,
+        }
+    }
+
+    /// 1-based column in characters, for errors found in text.
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        match self.inner.location {
+            Some(Location::Text { column, .. }) => Some(column),
+            _ => None,
+        }
+    }
+
+    /// JSON pointer, for errors found while serializing a Rust value.
+    #[must_use]
+    pub fn pointer(&self) -> Option<&str> {
+        match &self.inner.location {
+            Some(Location::Pointer(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The message without the location prefix.
+    #[must_use]
+    pub fn message(&self) -> String {
+        self.inner.kind.to_string()
+    }
+}
+
+impl fmt::Display for Error {
+    /// `LINE:COL: message` for text errors, `at POINTER: message` for values.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.inner.location {
+            Some(Location::Text { line, column, .. }) => {
+                write!(f, "{line}:{column}: {}", self.inner.kind)
+            }
+            Some(Location::Pointer(p)) => write!(f, "at {}: {}", Quoted(p), self.inner.kind),
+            None => fmt::Display::fmt(&self.inner.kind, f),
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("location", &self.inner.location)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl serde::ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Self::new(ErrorKind::Custom(msg.to_string()), None)
+    }
+}
+
+/// A `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Shows a string in double quotes with control characters escaped, for messages.
+struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"")?;
+        for c in self.0.chars() {
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                c if c.is_control() => write!(f, "\\u{:04x}", c as u32)?,
+                c => write!(f, "{c}")?,
+            }
+        }
+        f.write_str("\"")
+    }
+}
+
+/// Shows a character for an error message: printable ones quoted, others as U+XXXX.
+struct DisplayChar(char);
+
+impl fmt::Display for DisplayChar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        if c.is_control() || c.is_whitespace() || c == '\u{FFFD}' || c == '\u{FEFF}' {
+            write!(f, "U+{:04X}", c as u32)
+        } else {
+            write!(f, "'{c}'")
+        }
+    }
+}

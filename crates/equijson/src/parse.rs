@@ -1,0 +1,559 @@
+//! The strict I-JSON parser: bytes in, events out, no recursion.
+//!
+//! The parser checks the grammar, UTF-8, escapes and nesting; it keeps its container
+//! stack on the heap, so hostile nesting costs memory bounded by the limit, never the
+//! call stack. What a value *means* (number policies, duplicate keys) is decided by the
+//! [`Sink`] it feeds.
+
+use crate::error::{Error, ErrorKind};
+use crate::options::{Noncharacters, Options};
+
+/// A failure inside the parser or a sink: what, and at which byte offset.
+#[derive(Debug)]
+pub(crate) struct Fault {
+    pub(crate) kind: ErrorKind,
+    pub(crate) offset: usize,
+}
+
+impl Fault {
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind, offset: usize) -> Self {
+        Self { kind, offset }
+    }
+}
+
+/// A decoded string handed to a sink.
+#[derive(Clone, Copy)]
+pub(crate) struct Str<'a> {
+    /// The unescaped content, valid UTF-8.
+    pub(crate) bytes: &'a [u8],
+    /// Whether the source had escapes. Without escapes the JCS form is the source itself,
+    /// because raw `"`, `\` and control characters cannot occur in valid JSON strings.
+    pub(crate) escaped: bool,
+    /// Byte offset of the opening quote.
+    pub(crate) offset: usize,
+}
+
+/// Receives the parse events of one document.
+pub(crate) trait Sink {
+    fn null(&mut self);
+    fn boolean(&mut self, v: bool);
+    /// `text` matches the JSON number grammar; `offset` is where it starts.
+    fn number(&mut self, text: &[u8], offset: usize) -> Result<(), Fault>;
+    fn string(&mut self, s: Str<'_>);
+    fn begin_array(&mut self);
+    fn end_array(&mut self);
+    fn begin_object(&mut self);
+    fn key(&mut self, s: Str<'_>);
+    fn end_object(&mut self) -> Result<(), Fault>;
+}
+
+/// Parses one JSON text into `sink`.
+///
+/// # Errors
+/// The first violation of the grammar, UTF-8, escape rules, nesting limit, or a sink policy.
+pub(crate) fn parse<S: Sink>(input: &[u8], options: &Options, sink: &mut S) -> Result<(), Error> {
+    if u32::try_from(input.len()).is_err() {
+        return Err(Error::new(ErrorKind::InputTooLarge, None));
+    }
+    let mut p = Parser {
+        input,
+        pos: 0,
+        stack: Vec::new(),
+        scratch: Vec::new(),
+        max_depth: options.max_depth,
+        reject_nonchars: options.noncharacters == Noncharacters::Reject,
+    };
+    p.run(sink).map_err(|f| Error::at(f.kind, input, f.offset))
+}
+
+struct Parser<'a> {
+    input: &'a [u8],
+    pos: usize,
+    /// Open containers: `true` for an object.
+    stack: Vec<bool>,
+    /// Unescaped string content when the source has escapes.
+    scratch: Vec<u8>,
+    max_depth: usize,
+    reject_nonchars: bool,
+}
+
+/// Byte classes for string scanning: 0 plain ASCII, 1 stops the fast scan.
+static STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `x` is `"`, `\` or below 0x20 (SWAR; exact for existence).
+#[inline]
+fn has_stop_byte(x: u64) -> bool {
+    let lt20 = x.wrapping_sub(LO * 0x20) & !x;
+    let q = x ^ (LO * u64::from(b'"'));
+    let bs = x ^ (LO * u64::from(b'\\'));
+    let zq = q.wrapping_sub(LO) & !q;
+    let zb = bs.wrapping_sub(LO) & !bs;
+    (lt20 | zq | zb) & HI != 0
+}
+
+impl<'a> Parser<'a> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.input.get(self.pos) {
+            if matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn run<S: Sink>(&mut self, sink: &mut S) -> Result<(), Fault> {
+        if self.input.starts_with(b"\xEF\xBB\xBF") {
+            return Err(Fault::new(ErrorKind::ByteOrderMark, 0));
+        }
+        'value: loop {
+            self.skip_ws();
+            let Some(b) = self.peek() else {
+                return Err(self.eof("a value"));
+            };
+            match b {
+                b'{' => {
+                    self.open(true)?;
+                    sink.begin_object();
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        self.stack.pop();
+                        sink.end_object()?;
+                    } else {
+                        self.member_key(sink)?;
+                        continue 'value;
+                    }
+                }
+                b'[' => {
+                    self.open(false)?;
+                    sink.begin_array();
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        self.stack.pop();
+                        sink.end_array();
+                    } else {
+                        continue 'value;
+                    }
+                }
+                b'"' => {
+                    let s = self.string()?;
+                    sink.string(s);
+                }
+                b'-' | b'0'..=b'9' => {
+                    let start = self.pos;
+                    self.number()?;
+                    sink.number(&self.input[start..self.pos], start)?;
+                }
+                b't' => self.literal(b"true", "`true`", || sink.boolean(true))?,
+                b'f' => self.literal(b"false", "`false`", || sink.boolean(false))?,
+                b'n' => self.literal(b"null", "`null`", || sink.null())?,
+                _ => return Err(self.unexpected_value()),
+            }
+            // A value is complete: close containers / move to the next element.
+            loop {
+                self.skip_ws();
+                let Some(&is_object) = self.stack.last() else {
+                    if self.pos < self.input.len() {
+                        return Err(Fault::new(ErrorKind::TrailingCharacters, self.pos));
+                    }
+                    return Ok(());
+                };
+                let close = if is_object { b'}' } else { b']' };
+                match self.peek() {
+                    Some(b',') => {
+                        let comma = self.pos;
+                        self.pos += 1;
+                        self.skip_ws();
+                        if self.peek() == Some(close) {
+                            return Err(Fault::new(ErrorKind::TrailingComma, comma));
+                        }
+                        if is_object {
+                            self.member_key(sink)?;
+                        }
+                        continue 'value;
+                    }
+                    Some(c) if c == close => {
+                        self.pos += 1;
+                        self.stack.pop();
+                        if is_object {
+                            sink.end_object()?;
+                        } else {
+                            sink.end_array();
+                        }
+                    }
+                    _ if is_object => return Err(self.unexpected("',' or '}'")),
+                    _ => return Err(self.unexpected("',' or ']'")),
+                }
+            }
+        }
+    }
+
+    fn open(&mut self, object: bool) -> Result<(), Fault> {
+        if self.stack.len() >= self.max_depth {
+            return Err(Fault::new(ErrorKind::NestingTooDeep { limit: self.max_depth }, self.pos));
+        }
+        self.stack.push(object);
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Parses `"name"` `:` of an object member (whitespace before the name already skipped).
+    fn member_key<S: Sink>(&mut self, sink: &mut S) -> Result<(), Fault> {
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected("a member name in double quotes"));
+        }
+        let s = self.string()?;
+        sink.key(s);
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected("':'"));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    fn literal(
+        &mut self,
+        word: &'static [u8],
+        name: &'static str,
+        emit: impl FnOnce(),
+    ) -> Result<(), Fault> {
+        if self.input[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            // `truex`, `nullify`: a word that merely starts like a literal.
+            if self.peek().is_some_and(is_word_byte) {
+                return Err(self.bad_word(self.pos - word.len()));
+            }
+            emit();
+            return Ok(());
+        }
+        let rest = &self.input[self.pos..];
+        if word.starts_with(rest) {
+            // Input ends inside the literal: a truncated document.
+            self.pos = self.input.len();
+            return Err(self.eof(name));
+        }
+        Err(self.bad_word(self.pos))
+    }
+
+    /// `NaN`, `Infinity`, `undefined`, `True`...: report the whole word.
+    #[cold]
+    fn bad_word(&self, start: usize) -> Fault {
+        let end = self.input[start..]
+            .iter()
+            .position(|&b| !is_word_byte(b))
+            .map_or(self.input.len(), |n| start + n);
+        if end == start {
+            return self.unexpected_at(start, "a value");
+        }
+        let mut word = String::from_utf8_lossy(&self.input[start..end]).into_owned();
+        if word.len() > 40 {
+            word.truncate(40);
+            word.push_str("...");
+        }
+        Fault::new(ErrorKind::InvalidLiteral(word), start)
+    }
+
+    #[cold]
+    fn unexpected_value(&self) -> Fault {
+        match self.peek() {
+            Some(b'\'') => self.unexpected("a value (strings take double quotes)"),
+            Some(b'+' | b'.') => Fault::new(
+                ErrorKind::InvalidNumber("a number starts with '-' or a digit"),
+                self.pos,
+            ),
+            Some(b) if is_word_byte(b) => self.bad_word(self.pos),
+            _ => self.unexpected("a value"),
+        }
+    }
+
+    #[cold]
+    fn eof(&self, expected: &'static str) -> Fault {
+        Fault::new(ErrorKind::UnexpectedEof { expected }, self.input.len())
+    }
+
+    #[cold]
+    fn unexpected(&self, expected: &'static str) -> Fault {
+        self.unexpected_at(self.pos, expected)
+    }
+
+    #[cold]
+    fn unexpected_at(&self, at: usize, expected: &'static str) -> Fault {
+        let rest = &self.input[at..];
+        if rest.is_empty() {
+            return self.eof(expected);
+        }
+        if rest.starts_with(b"\xEF\xBB\xBF") {
+            return Fault::new(ErrorKind::ByteOrderMark, at);
+        }
+        let take = rest.len().min(4);
+        let found = match std::str::from_utf8(&rest[..take]) {
+            Ok(s) => s.chars().next(),
+            Err(e) if e.valid_up_to() > 0 => {
+                std::str::from_utf8(&rest[..e.valid_up_to()]).ok().and_then(|s| s.chars().next())
+            }
+            Err(_) => None,
+        };
+        match found {
+            Some(found) => Fault::new(ErrorKind::UnexpectedCharacter { found, expected }, at),
+            None => Fault::new(ErrorKind::InvalidUtf8, at),
+        }
+    }
+
+    /// Scans a number, checking the grammar; leaves `pos` after it.
+    fn number(&mut self) -> Result<(), Fault> {
+        let input = self.input;
+        if input[self.pos] == b'-' {
+            self.pos += 1;
+        }
+        match input.get(self.pos) {
+            Some(b'0') => {
+                self.pos += 1;
+                if input.get(self.pos).is_some_and(u8::is_ascii_digit) {
+                    return Err(Fault::new(
+                        ErrorKind::InvalidNumber("leading zeros are not allowed"),
+                        self.pos - 1,
+                    ));
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            Some(_) => {
+                return Err(Fault::new(ErrorKind::InvalidNumber("expected a digit after '-'"), self.pos));
+            }
+            None => return Err(self.eof("a digit")),
+        }
+        if input.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            if !input.get(self.pos).is_some_and(u8::is_ascii_digit) {
+                return Err(self.number_fault("expected a digit after the decimal point"));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = input.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = input.get(self.pos) {
+                self.pos += 1;
+            }
+            if !input.get(self.pos).is_some_and(u8::is_ascii_digit) {
+                return Err(self.number_fault("expected a digit in the exponent"));
+            }
+            self.digits();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn number_fault(&self, why: &'static str) -> Fault {
+        if self.pos >= self.input.len() {
+            self.eof("a digit")
+        } else {
+            Fault::new(ErrorKind::InvalidNumber(why), self.pos)
+        }
+    }
+
+    #[inline]
+    fn digits(&mut self) {
+        while self.input.get(self.pos).is_some_and(u8::is_ascii_digit) {
+            self.pos += 1;
+        }
+    }
+
+    /// Scans a string starting at the opening quote; leaves `pos` after the closing quote.
+    fn string(&mut self) -> Result<Str<'_>, Fault> {
+        let input = self.input;
+        let open = self.pos;
+        self.pos += 1;
+        let start = self.pos;
+        let mut non_ascii = false;
+        loop {
+            // Fast path: eight plain bytes at a time.
+            while let Some(chunk) = input.get(self.pos..self.pos + 8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                let x = u64::from_le_bytes(word);
+                if has_stop_byte(x) {
+                    break;
+                }
+                non_ascii |= x & HI != 0;
+                self.pos += 8;
+            }
+            let Some(&b) = input.get(self.pos) else {
+                return Err(self.eof("'\"' to close the string"));
+            };
+            if !STOP[usize::from(b)] {
+                non_ascii |= b >= 0x80;
+                self.pos += 1;
+                continue;
+            }
+            match b {
+                b'"' => {
+                    let bytes = &input[start..self.pos];
+                    if non_ascii {
+                        self.check_utf8(start, bytes)?;
+                    }
+                    self.pos += 1;
+                    return Ok(Str { bytes, escaped: false, offset: open });
+                }
+                b'\\' => return self.escaped_string(open, start),
+                _ => {
+                    return Err(Fault::new(ErrorKind::ControlCharacterInString(b), self.pos));
+                }
+            }
+        }
+    }
+
+    /// Validates raw string bytes starting at `offset`; applies the noncharacter policy.
+    fn check_utf8(&self, offset: usize, bytes: &[u8]) -> Result<(), Fault> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                if self.reject_nonchars {
+                    if let Some((i, c)) = s.char_indices().find(|&(_, c)| crate::string::is_noncharacter(c as u32)) {
+                        return Err(Fault::new(ErrorKind::Noncharacter(c), offset + i));
+                    }
+                }
+                Ok(())
+            }
+            Err(e) => {
+                let at = e.valid_up_to();
+                let bad = &bytes[at..];
+                // ED A0..BF xx is a surrogate encoded as if it were a character (CESU-8/WTF-8).
+                if bad.len() >= 3 && bad[0] == 0xED && (0xA0..=0xBF).contains(&bad[1]) && (0x80..=0xBF).contains(&bad[2]) {
+                    let unit = 0xD000 | (u16::from(bad[1] & 0x3F) << 6) | u16::from(bad[2] & 0x3F);
+                    return Err(Fault::new(ErrorKind::LoneSurrogate(unit), offset + at));
+                }
+                Err(Fault::new(ErrorKind::InvalidUtf8, offset + at))
+            }
+        }
+    }
+
+    /// The slow path for strings with escapes: unescape into the scratch buffer.
+    fn escaped_string(&mut self, open: usize, start: usize) -> Result<Str<'_>, Fault> {
+        let input = self.input;
+        self.scratch.clear();
+        let mut chunk_start = start;
+        loop {
+            let Some(&b) = input.get(self.pos) else {
+                return Err(self.eof("'\"' to close the string"));
+            };
+            match b {
+                b'"' | b'\\' => {
+                    let chunk = &input[chunk_start..self.pos];
+                    if !chunk.is_ascii() {
+                        self.check_utf8(chunk_start, chunk)?;
+                    }
+                    self.scratch.extend_from_slice(chunk);
+                    if b == b'"' {
+                        self.pos += 1;
+                        return Ok(Str { bytes: &self.scratch, escaped: true, offset: open });
+                    }
+                    self.escape()?;
+                    chunk_start = self.pos;
+                }
+                0x00..=0x1F => {
+                    return Err(Fault::new(ErrorKind::ControlCharacterInString(b), self.pos));
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Decodes one escape at `pos` (the backslash) into the scratch buffer.
+    fn escape(&mut self) -> Result<(), Fault> {
+        let at = self.pos;
+        let Some(&e) = self.input.get(at + 1) else {
+            return Err(self.eof("an escape sequence"));
+        };
+        self.pos += 2;
+        let c = match e {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0C,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' => return self.unicode_escape(at),
+            _ => return Err(Fault::new(ErrorKind::InvalidEscape, at)),
+        };
+        self.scratch.push(c);
+        Ok(())
+    }
+
+    fn hex4(&mut self, at: usize) -> Result<u16, Fault> {
+        let Some(h) = self.input.get(self.pos..self.pos + 4) else {
+            if self.input[self.pos..].iter().all(u8::is_ascii_hexdigit) {
+                return Err(self.eof("four hex digits"));
+            }
+            return Err(Fault::new(ErrorKind::InvalidEscape, at));
+        };
+        let mut v: u16 = 0;
+        for &d in h {
+            let digit = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return Err(Fault::new(ErrorKind::InvalidEscape, at)),
+            };
+            v = (v << 4) | u16::from(digit);
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+
+    /// `\uXXXX` (pos is after the `u`), pairing surrogates.
+    fn unicode_escape(&mut self, at: usize) -> Result<(), Fault> {
+        let unit = self.hex4(at)?;
+        let code = match unit {
+            0xD800..=0xDBFF => {
+                if self.input.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                    return Err(Fault::new(ErrorKind::LoneSurrogate(unit), at));
+                }
+                let second_at = self.pos;
+                self.pos += 2;
+                let low = self.hex4(second_at)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(Fault::new(ErrorKind::LoneSurrogate(unit), at));
+                }
+                0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(Fault::new(ErrorKind::LoneSurrogate(unit), at)),
+            _ => u32::from(unit),
+        };
+        let Some(c) = char::from_u32(code) else {
+            return Err(Fault::new(ErrorKind::InvalidEscape, at));
+        };
+        if self.reject_nonchars && crate::string::is_noncharacter(code) {
+            return Err(Fault::new(ErrorKind::Noncharacter(c), at));
+        }
+        let mut buf = [0u8; 4];
+        self.scratch.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        Ok(())
+    }
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
