@@ -6,13 +6,11 @@
 //! permutation, only when the input order differs), so writing the canonical form is
 //! one linear pass.
 
-use std::cmp::Ordering;
-
 use crate::error::{ErrorKind, Result};
 use crate::number::{self, NumberPolicy};
 use crate::options::Options;
 use crate::parse::{self, Fault, Sink, Str};
-use crate::string::{cmp_utf16, write_escaped};
+use crate::string::{order_members, write_escaped};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -35,7 +33,7 @@ enum Tag {
 
 const IN_ORDER: u32 = u32::MAX;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 struct Node {
     tag: Tag,
     /// Strings and keys: the source had escapes, so the JCS form must be recomputed.
@@ -47,7 +45,13 @@ struct Node {
 
 impl Node {
     const fn new(tag: Tag) -> Self {
-        Self { tag, escaped: false, a: 0, b: 0, c: 0 }
+        Self {
+            tag,
+            escaped: false,
+            a: 0,
+            b: 0,
+            c: 0,
+        }
     }
 }
 
@@ -55,13 +59,22 @@ impl Node {
 ///
 /// Numbers are held in canonical (ECMAScript) form, strings unescaped. Cloning, equality
 /// and dropping are flat operations, safe at any nesting depth.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Document {
     nodes: Vec<Node>,
     arena: Vec<u8>,
     /// Member orders of objects not already in canonical order: key node indices.
     perm: Vec<u32>,
 }
+
+/// Documents are equal when their canonical forms are: the same value, however spelled.
+impl PartialEq for Document {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_canonical_vec() == other.to_canonical_vec()
+    }
+}
+
+impl Eq for Document {}
 
 /// The kind of a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -132,6 +145,8 @@ impl Document {
     /// Appends the RFC 8785 canonical bytes to `out`.
     pub fn write_canonical(&self, out: &mut Vec<u8>) {
         if !self.nodes.is_empty() {
+            // Usually enough: the arena plus a few bytes of syntax per node.
+            out.reserve(self.arena.len() + self.nodes.len() * 4);
             self.write_from(0, out);
         }
     }
@@ -153,7 +168,11 @@ impl Document {
     fn member_keys(&self, idx: u32) -> MemberKeys<'_> {
         let n = &self.nodes[idx as usize];
         if n.c == IN_ORDER {
-            MemberKeys::InOrder { doc: self, next: idx + 1, left: n.a }
+            MemberKeys::InOrder {
+                doc: self,
+                next: idx + 1,
+                left: n.a,
+            }
         } else {
             let start = n.c as usize;
             MemberKeys::Sorted(self.perm[start..start + n.a as usize].iter())
@@ -191,11 +210,22 @@ impl Document {
                     Tag::String | Tag::Key => self.write_string(n, out),
                     Tag::Array => {
                         out.push(b'[');
-                        stack.push((Frame::Array { next: idx + 1, left: n.a }, true));
+                        stack.push((
+                            Frame::Array {
+                                next: idx + 1,
+                                left: n.a,
+                            },
+                            true,
+                        ));
                     }
                     Tag::Object => {
                         out.push(b'{');
-                        stack.push((Frame::Object { keys: self.member_keys(idx) }, true));
+                        stack.push((
+                            Frame::Object {
+                                keys: self.member_keys(idx),
+                            },
+                            true,
+                        ));
                     }
                 }
             }
@@ -215,21 +245,22 @@ impl Document {
                 }
                 Frame::Object { keys } => keys.next().map(|k| (k + 1, Some(k))),
             };
-            match next {
-                Some((value, key)) => {
-                    if !std::mem::replace(first, false) {
-                        out.push(b',');
-                    }
-                    if let Some(k) = key {
-                        self.write_string(&self.nodes[k as usize], out);
-                        out.push(b':');
-                    }
-                    pending = Some(value);
+            if let Some((value, key)) = next {
+                if !std::mem::replace(first, false) {
+                    out.push(b',');
                 }
-                None => {
-                    out.push(if matches!(frame, Frame::Array { .. }) { b']' } else { b'}' });
-                    stack.pop();
+                if let Some(k) = key {
+                    self.write_string(&self.nodes[k as usize], out);
+                    out.push(b':');
                 }
+                pending = Some(value);
+            } else {
+                out.push(if matches!(frame, Frame::Array { .. }) {
+                    b']'
+                } else {
+                    b'}'
+                });
+                stack.pop();
             }
         }
     }
@@ -238,7 +269,11 @@ impl Document {
 /// Iterates an object's key node indices in canonical order.
 #[derive(Clone)]
 enum MemberKeys<'d> {
-    InOrder { doc: &'d Document, next: u32, left: u32 },
+    InOrder {
+        doc: &'d Document,
+        next: u32,
+        left: u32,
+    },
     Sorted(std::slice::Iter<'d, u32>),
 }
 
@@ -345,8 +380,11 @@ impl<'d> ValueRef<'d> {
     /// Elements of an array (empty for anything else).
     pub fn elements(&self) -> impl Iterator<Item = ValueRef<'d>> + 'd {
         let doc = self.doc;
-        let (mut next, mut left) =
-            if self.node().tag == Tag::Array { (self.idx + 1, self.node().a) } else { (0, 0) };
+        let (mut next, mut left) = if self.node().tag == Tag::Array {
+            (self.idx + 1, self.node().a)
+        } else {
+            (0, 0)
+        };
         std::iter::from_fn(move || {
             if left == 0 {
                 return None;
@@ -364,7 +402,11 @@ impl<'d> ValueRef<'d> {
         let keys = if self.node().tag == Tag::Object {
             doc.member_keys(self.idx)
         } else {
-            MemberKeys::InOrder { doc, next: 0, left: 0 }
+            MemberKeys::InOrder {
+                doc,
+                next: 0,
+                left: 0,
+            }
         };
         keys.map(move |k| {
             let key = std::str::from_utf8(doc.bytes(&doc.nodes[k as usize])).unwrap_or_default();
@@ -376,6 +418,29 @@ impl<'d> ValueRef<'d> {
     #[must_use]
     pub fn get(&self, key: &str) -> Option<ValueRef<'d>> {
         self.members().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// The value at an RFC 6901 JSON pointer below this one (`""` is this value).
+    #[must_use]
+    pub fn pointer(&self, pointer: &str) -> Option<ValueRef<'d>> {
+        let mut cur = *self;
+        for token in crate::pointer::tokens(pointer)? {
+            cur = match cur.kind() {
+                Kind::Object => cur.get(&token)?,
+                Kind::Array => {
+                    // RFC 6901: no leading zeros, no signs.
+                    if token.is_empty()
+                        || (token.len() > 1 && token.starts_with('0'))
+                        || !token.bytes().all(|b| b.is_ascii_digit())
+                    {
+                        return None;
+                    }
+                    cur.elements().nth(token.parse().ok()?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(cur)
     }
 
     /// The canonical bytes of this value.
@@ -402,12 +467,19 @@ pub(crate) struct Builder {
     open: Vec<Open>,
     /// Key node indices of all open objects, innermost last.
     keys: Vec<u32>,
+    sort_scratch: Vec<(u64, u32)>,
     policy: NumberPolicy,
 }
 
 impl Builder {
     pub(crate) fn new(policy: NumberPolicy) -> Self {
-        Self { doc: Document::default(), open: Vec::new(), keys: Vec::new(), policy }
+        Self {
+            doc: Document::default(),
+            open: Vec::new(),
+            keys: Vec::new(),
+            sort_scratch: Vec::new(),
+            policy,
+        }
     }
 
     fn reserve_for(&mut self, input_len: usize) {
@@ -446,7 +518,13 @@ impl Builder {
         let a = self.doc.arena.len() as u32;
         self.doc.arena.extend_from_slice(s.bytes);
         let idx = self.doc.nodes.len() as u32;
-        let node = Node { tag, escaped: s.escaped, a, b: s.bytes.len() as u32, c };
+        let node = Node {
+            tag,
+            escaped: s.escaped,
+            a,
+            b: s.bytes.len() as u32,
+            c,
+        };
         if tag == Tag::Key {
             self.doc.nodes.push(node);
         } else {
@@ -466,7 +544,13 @@ impl Builder {
             return Err(e);
         }
         let b = (self.doc.arena.len() - a) as u32;
-        self.push(Node { tag: Tag::Number, escaped: false, a: a as u32, b, c: 0 });
+        self.push(Node {
+            tag: Tag::Number,
+            escaped: false,
+            a: a as u32,
+            b,
+            c: 0,
+        });
         Ok(())
     }
 
@@ -495,29 +579,30 @@ impl Builder {
     ///
     /// On a duplicate, returns the kind and the key node of the later occurrence.
     pub(crate) fn close_object(&mut self) -> std::result::Result<(), (ErrorKind, u32)> {
-        let Some(o) = self.open.pop() else { return Ok(()) };
+        let Some(o) = self.open.pop() else {
+            return Ok(());
+        };
         let start = o.keys_start as usize;
         let doc = &self.doc;
-        let key = |k: u32| doc.bytes(&doc.nodes[k as usize]);
         let keys = &mut self.keys[start..];
-        let in_order = keys.windows(2).all(|w| cmp_utf16(key(w[0]), key(w[1])) == Ordering::Less);
-        let c = if in_order {
-            IN_ORDER
-        } else {
-            // Stable: equal names stay in input order, so the later one is the duplicate.
-            keys.sort_by(|&x, &y| cmp_utf16(key(x), key(y)));
-            if let Some(dup) = keys
-                .windows(2)
-                .filter(|w| key(w[0]) == key(w[1]))
-                .map(|w| w[1])
-                .min()
-            {
-                let name = String::from_utf8_lossy(key(dup)).into_owned();
+        let c = match order_members(
+            keys,
+            |k| doc.bytes(&doc.nodes[k as usize]),
+            &mut self.sort_scratch,
+        ) {
+            Ok(true) => IN_ORDER,
+            Ok(false) => {
+                let c = self.doc.perm.len() as u32;
+                self.doc.perm.extend_from_slice(keys);
+                c
+            }
+            Err(dup) => {
+                let name =
+                    String::from_utf8_lossy(doc.bytes(&doc.nodes[dup as usize])).into_owned();
+                // Leave the enclosing objects' names as they were, for `earlier_fault`.
+                self.keys.truncate(start);
                 return Err((ErrorKind::DuplicateKey(name), dup));
             }
-            let c = self.doc.perm.len() as u32;
-            self.doc.perm.extend_from_slice(keys);
-            c
         };
         self.keys.truncate(start);
         let end = self.doc.nodes.len() as u32;
@@ -576,11 +661,33 @@ impl Builder {
                     crate::pointer::push_token(&mut p, &name);
                 }
             } else {
-                let index = if pending && i == last { o.count } else { o.count.saturating_sub(1) };
+                let index = if pending && i == last {
+                    o.count
+                } else {
+                    o.count.saturating_sub(1)
+                };
                 crate::pointer::push_token(&mut p, &index.to_string());
             }
         }
         p
+    }
+
+    /// A pointer to the innermost open container itself (for errors about a map key).
+    pub(crate) fn container_pointer(&self) -> String {
+        let mut p = self.current_pointer(false);
+        if let Some(top) = self.open.last() {
+            if top.object && top.count > 0 {
+                if let Some(slash) = p.rfind('/') {
+                    p.truncate(slash);
+                }
+            }
+        }
+        p
+    }
+
+    /// How many containers are open.
+    pub(crate) fn depth(&self) -> usize {
+        self.open.len()
     }
 
     pub(crate) fn policy(&self) -> NumberPolicy {
@@ -597,9 +704,14 @@ impl Sink for Builder {
         Builder::boolean(self, v);
     }
 
-    fn number(&mut self, text: &[u8], offset: usize) -> std::result::Result<(), Fault> {
+    fn number(
+        &mut self,
+        text: &str,
+        has_exponent: bool,
+        offset: usize,
+    ) -> std::result::Result<(), Fault> {
         let policy = self.policy;
-        self.number_with(|out| number::write_canonical(text, policy, out))
+        self.number_with(|out| number::write_canonical(text, has_exponent, policy, out))
             .map_err(|kind| Fault::new(kind, offset))
     }
 
@@ -629,51 +741,33 @@ impl Sink for Builder {
             Fault::new(kind, offset)
         })
     }
-}
 
-/// Canonicalizes many documents, reusing its buffers between calls.
-///
-/// ```
-/// let mut c = equijson::Canonicalizer::new(equijson::Options::default());
-/// let mut out = Vec::new();
-/// c.canonicalize_into(br#"{"b": 1, "a": [1.50, "\u0041"]}"#, &mut out)?;
-/// assert_eq!(out, br#"{"a":[1.5,"A"],"b":1}"#);
-/// # Ok::<(), equijson::Error>(())
-/// ```
-pub struct Canonicalizer {
-    options: Options,
-    builder: Builder,
-}
-
-impl Canonicalizer {
-    /// A canonicalizer with the given policies.
-    #[must_use]
-    pub fn new(options: Options) -> Self {
-        Self { builder: Builder::new(options.number_policy()), options }
-    }
-
-    /// Appends the canonical form of `input` to `out`. On error `out` is left as it was.
-    ///
-    /// # Errors
-    /// Any syntax, encoding or policy violation, with its position.
-    pub fn canonicalize_into(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
-        self.validate(input)?;
-        self.builder.document().write_canonical(out);
-        Ok(())
-    }
-
-    /// Checks `input` without producing output.
-    ///
-    /// # Errors
-    /// Any syntax, encoding or policy violation, with its position.
-    pub fn validate(&mut self, input: &[u8]) -> Result<()> {
-        self.builder.reset(self.options.number_policy());
-        parse::parse(input, &self.options, &mut self.builder)
-    }
-}
-
-impl std::fmt::Debug for Canonicalizer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Canonicalizer").field("options", &self.options).finish_non_exhaustive()
+    fn earlier_fault(&mut self, offset: usize) -> Option<Fault> {
+        // The earliest duplicate name among the members the open objects have so far.
+        let mut best: Option<(usize, u32)> = None;
+        let mut scratch = Vec::new();
+        for (i, o) in self.open.iter().enumerate().filter(|(_, o)| o.object) {
+            let end = self.open[i + 1..]
+                .iter()
+                .find(|inner| inner.object)
+                .map_or(self.keys.len(), |inner| inner.keys_start as usize);
+            let mut keys = self.keys[o.keys_start as usize..end].to_vec();
+            let doc = &self.doc;
+            if let Err(dup) = order_members(
+                &mut keys,
+                |k| doc.bytes(&doc.nodes[k as usize]),
+                &mut scratch,
+            ) {
+                let at = self.key_tag(dup) as usize;
+                if at < offset && best.is_none_or(|(b, _)| at < b) {
+                    best = Some((at, dup));
+                }
+            }
+        }
+        best.map(|(at, dup)| {
+            let name =
+                String::from_utf8_lossy(self.doc.bytes(&self.doc.nodes[dup as usize])).into_owned();
+            Fault::new(ErrorKind::DuplicateKey(name), at)
+        })
     }
 }

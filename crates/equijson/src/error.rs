@@ -80,7 +80,11 @@ impl fmt::Display for ErrorKind {
                 write!(f, "unexpected end of input, expected {expected}")
             }
             Self::UnexpectedCharacter { found, expected } => {
-                write!(f, "unexpected character {}, expected {expected}", DisplayChar(*found))
+                write!(
+                    f,
+                    "unexpected character {}, expected {expected}",
+                    DisplayChar(*found)
+                )
             }
             Self::TrailingCharacters => f.write_str("trailing characters after the JSON value"),
             Self::TrailingComma => f.write_str("trailing comma before the closing bracket"),
@@ -95,7 +99,9 @@ impl fmt::Display for ErrorKind {
             Self::Noncharacter(c) => write!(f, "noncharacter U+{:04X} is not allowed", *c as u32),
             Self::InvalidNumber(why) => write!(f, "invalid number: {why}"),
             Self::InvalidLiteral(word) => write!(f, "`{word}` is not a JSON value"),
-            Self::NumberOutOfRange => f.write_str("number out of range: it overflows a double to Infinity"),
+            Self::NumberOutOfRange => {
+                f.write_str("number out of range: it overflows a double to Infinity")
+            }
             Self::NegativeZero => f.write_str("negative zero is not allowed"),
             Self::InexactNumber { written, becomes } => write!(
                 f,
@@ -104,7 +110,10 @@ impl fmt::Display for ErrorKind {
             Self::NonFiniteNumber => f.write_str("NaN and Infinity cannot be represented in JSON"),
             Self::DuplicateKey(k) => write!(f, "duplicate object key {}", Quoted(k)),
             Self::NestingTooDeep { limit } => {
-                write!(f, "nesting too deep: more than {limit} levels of arrays/objects")
+                write!(
+                    f,
+                    "nesting too deep: more than {limit} levels of arrays/objects"
+                )
             }
             Self::InputTooLarge => f.write_str("input too large: the limit is 4 GiB"),
             Self::KeyMustBeString => f.write_str("object key must be a string"),
@@ -150,14 +159,24 @@ impl Error {
     pub(crate) fn at(kind: ErrorKind, input: &[u8], offset: usize) -> Self {
         let offset = offset.min(input.len());
         let before = &input[..offset];
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = before.split(|&b| b == b'\n').count();
         // Count characters, not bytes: every byte that is not a UTF-8 continuation byte.
         let column = 1 + before[line_start..]
             .iter()
             .filter(|&&b| (b & 0xC0) != 0x80)
             .count();
-        Self::new(kind, Some(Location::Text { offset, line, column }))
+        Self::new(
+            kind,
+            Some(Location::Text {
+                offset,
+                line,
+                column,
+            }),
+        )
     }
 
     /// An error at a JSON pointer inside a value being serialized.
@@ -168,7 +187,9 @@ impl Error {
 
     #[cold]
     pub(crate) fn new(kind: ErrorKind, location: Option<Location>) -> Self {
-        Self { inner: Box::new(ErrorImpl { kind, location }) }
+        Self {
+            inner: Box::new(ErrorImpl { kind, location }),
+        }
     }
 
     /// What went wrong.
@@ -285,6 +306,8 @@ impl fmt::Display for DisplayChar {
         let c = self.0;
         if c.is_control() || c.is_whitespace() || c == '\u{FFFD}' || c == '\u{FEFF}' {
             write!(f, "U+{:04X}", c as u32)
+        } else if c == '\'' {
+            f.write_str("\"'\"")
         } else {
             write!(f, "'{c}'")
         }

@@ -15,16 +15,26 @@
 //! # Ok::<(), equijson::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
+mod canon;
+pub mod decode;
+pub mod diff;
 mod document;
+pub mod dto;
 mod error;
+pub mod generate;
+pub mod jsonb;
 mod number;
 mod options;
 mod parse;
 pub mod pointer;
+pub mod props;
 mod ser;
 mod string;
 
-pub use document::{Canonicalizer, Document, Kind, ValueRef};
+pub use canon::Canonicalizer;
+pub use document::{Document, Kind, ValueRef};
 pub use error::{Error, ErrorKind, Location, Result};
 pub use number::format_f64;
 pub use options::{DEFAULT_MAX_DEPTH, InexactNumbers, NegativeZero, Noncharacters, Options};
@@ -44,7 +54,7 @@ pub fn canonicalize(input: &[u8]) -> Result<Vec<u8>> {
 /// # Errors
 /// Any syntax, encoding or policy violation, with its byte offset, line and column.
 pub fn canonicalize_with(input: &[u8], options: &Options) -> Result<Vec<u8>> {
-    Ok(Document::parse_with(input, options)?.to_canonical_vec())
+    Canonicalizer::new(*options).canonicalize(input)
 }
 
 /// Checks that `input` is valid under `options` without producing output.

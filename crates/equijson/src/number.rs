@@ -2,12 +2,12 @@
 //!
 //! A number is reduced to its significant digits `s` (no leading or trailing
 //! zeros, `k` of them) and the exponent `n` with value `0.s × 10^n`, the
-//! quantities ECMAScript's algorithm (ECMA-262, Number::toString) is stated in.
+//! quantities ECMAScript's algorithm (ECMA-262, `Number::toString`) is stated in.
 //! Numbers of at most 15 significant digits inside the normal double range are
 //! laid out straight from their digits: any such decimal maps to a distinct
 //! double and is that double's shortest representation, so no float needs to
 //! be formed. Everything else goes through an exact decimal-to-double parse
-//! and Ryū's shortest round-trip digits.
+//! and the shortest round-trip digits (zmij).
 
 use crate::error::ErrorKind;
 use crate::options::{InexactNumbers, NegativeZero};
@@ -23,73 +23,93 @@ struct Decimal {
     n: i64,
 }
 
+fn count_digits(s: &[u8]) -> usize {
+    s.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
+/// `s` without trailing `0` digits.
+fn trim_zeros(s: &[u8]) -> &[u8] {
+    let keep = s.iter().rposition(|&b| b != b'0').map_or(0, |p| p + 1);
+    &s[..keep]
+}
+
+/// Lengths are bounded by the 4 GiB input limit, far inside `i64`.
+fn to_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// Exponents are saturated here: far past what any double can reach, small enough not to overflow.
 const EXP_CLAMP: i64 = 1_000_000_000;
 
 impl Decimal {
     /// Reads a number that already matches the JSON grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
-    /// Also accepts Ryū's output, which is a subset of that grammar.
+    /// Also accepts the shortest-digits formatter's output, a subset of that grammar.
+    /// Finds the part boundaries first, then copies the significant digits in at most two
+    /// slices: no per-digit branching on digit values.
     fn read(text: &[u8]) -> Self {
-        let mut i = 0;
         let neg = text.first() == Some(&b'-');
-        if neg {
-            i = 1;
-        }
-        let int_start = i;
-        while i < text.len() && text[i].is_ascii_digit() {
+        let int_start = usize::from(neg);
+        let int_end = int_start + count_digits(&text[int_start..]);
+        let (frac_start, frac_end) = if text.get(int_end) == Some(&b'.') {
+            (
+                int_end + 1,
+                int_end + 1 + count_digits(&text[int_end + 1..]),
+            )
+        } else {
+            (int_end, int_end)
+        };
+        let int = &text[int_start..int_end];
+        let frac = &text[frac_start..frac_end];
+        let mut d = Self {
+            neg,
+            digits: [0; 17],
+            k: 0,
+            n: 0,
+        };
+
+        // The first significant digit and the exponent of the point relative to it.
+        let (head, point): (&[u8], i64) = match int.iter().position(|&b| b != b'0') {
+            Some(p) => (&int[p..], to_i64(int.len() - p)),
+            None => match frac.iter().position(|&b| b != b'0') {
+                Some(p) => (&[], -to_i64(p)),
+                None => return d, // zero
+            },
+        };
+        // Digits from the first significant one to the last non-zero one.
+        let tail: &[u8] = if head.is_empty() {
+            let p = frac.iter().position(|&b| b != b'0').unwrap_or(0);
+            trim_zeros(&frac[p..])
+        } else {
+            trim_zeros(frac)
+        };
+        let head = if tail.is_empty() {
+            trim_zeros(head)
+        } else {
+            head
+        };
+        d.k = head.len() + tail.len();
+        let h = head.len().min(17);
+        d.digits[..h].copy_from_slice(&head[..h]);
+        let t = tail.len().min(17 - h);
+        d.digits[h..h + t].copy_from_slice(&tail[..t]);
+
+        let mut exp: i64 = 0;
+        let mut i = frac_end;
+        if let Some(b'e' | b'E') = text.get(i) {
             i += 1;
-        }
-        let int_end = i;
-        let (frac_start, frac_end) = if i < text.len() && text[i] == b'.' {
-            i += 1;
-            let s = i;
-            while i < text.len() && text[i].is_ascii_digit() {
+            let exp_neg = text.get(i) == Some(&b'-');
+            if matches!(text.get(i), Some(b'-' | b'+')) {
                 i += 1;
             }
-            (s, i)
-        } else {
-            (i, i)
-        };
-        let mut exp: i64 = 0;
-        if i < text.len() && (text[i] == b'e' || text[i] == b'E') {
-            i += 1;
-            let exp_neg = match text.get(i) {
-                Some(b'-') => {
-                    i += 1;
-                    true
-                }
-                Some(b'+') => {
-                    i += 1;
-                    false
-                }
-                _ => false,
-            };
             for &b in &text[i..] {
-                exp = (exp * 10 + i64::from(b - b'0')).min(EXP_CLAMP);
+                exp = (exp * 10 + i64::from(b.wrapping_sub(b'0'))).min(EXP_CLAMP);
             }
             if exp_neg {
                 exp = -exp;
             }
         }
-
-        // Significant digits are the integer digits then the fraction digits.
-        let digit_at = |j: usize| -> u8 {
-            let int_len = int_end - int_start;
-            if j < int_len { text[int_start + j] } else { text[frac_start + (j - int_len)] }
-        };
-        let total = (int_end - int_start) + (frac_end - frac_start);
-        let Some(first) = (0..total).find(|&j| digit_at(j) != b'0') else {
-            return Self { neg, digits: [0; 17], k: 0, n: 0 };
-        };
-        let last = (first..total).rev().find(|&j| digit_at(j) != b'0').unwrap_or(first);
-        let k = last - first + 1;
-        let mut digits = [0u8; 17];
-        for (slot, j) in digits.iter_mut().zip(first..=last) {
-            *slot = digit_at(j);
-        }
-        let int_len = (int_end - int_start) as i64;
-        let n = (int_len - first as i64).saturating_add(exp).clamp(-EXP_CLAMP, EXP_CLAMP);
-        Self { neg, digits, k, n }
+        d.n = point.saturating_add(exp).clamp(-EXP_CLAMP, EXP_CLAMP);
+        d
     }
 
     fn is_zero(&self) -> bool {
@@ -108,7 +128,7 @@ impl Decimal {
 
 /// Writes the ECMAScript layout of `0.digits × 10^n` (digits non-empty, n in double range).
 fn layout(neg: bool, digits: &[u8], n: i64, out: &mut Vec<u8>) {
-    let k = digits.len() as i64;
+    let k = i64::try_from(digits.len()).unwrap_or(i64::MAX);
     if neg {
         out.push(b'-');
     }
@@ -156,23 +176,53 @@ fn write_u64(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
     &buf[i..]
 }
 
-/// Shortest round-trip digits of a finite, non-zero double, via Ryū.
+/// Shortest round-trip digits of a finite, non-zero double.
 fn shortest(f: f64) -> Decimal {
-    let mut buf = ryu::Buffer::new();
+    let mut buf = zmij::Buffer::new();
     Decimal::read(buf.format_finite(f).as_bytes())
 }
 
 /// Appends the ECMAScript `Number::toString` of a finite double (`-0` is written `0`).
 ///
-/// NaN and infinities must be excluded by the caller.
+/// zmij writes the shortest round-trip digits, in plain notation for magnitudes in
+/// [1e-5, 1e16) (integers with a `.0` suffix) and as `d.ddde±x` otherwise. ECMAScript's
+/// plain range is [1e-6, 1e21) without `.0`, so the text is used as it is, or with the
+/// `.0` cut, except in the two bands where only one of them uses an exponent.
+#[allow(
+    clippy::many_single_char_names,
+    reason = "f, s, e, x, d follow the number's parts"
+)]
 pub(crate) fn write_f64(f: f64, out: &mut Vec<u8>) {
     debug_assert!(f.is_finite());
     if f == 0.0 {
         out.push(b'0');
         return;
     }
-    let d = shortest(f);
-    layout(d.neg, d.digits(), d.n, out);
+    let mut buf = zmij::Buffer::new();
+    let s = buf.format_finite(f).as_bytes();
+    // An exponent is at most `e-324`: look for the `e` in the last five bytes only.
+    let tail = s.len().saturating_sub(5);
+    match s[tail..].iter().position(|&b| b == b'e') {
+        None => out.extend_from_slice(s.strip_suffix(b".0").unwrap_or(s)),
+        Some(e) => {
+            let exp = &s[tail + e + 1..];
+            let (neg_exp, digits) = match exp.split_first() {
+                Some((b'-', d)) => (true, d),
+                Some((b'+', d)) => (false, d),
+                _ => (false, exp),
+            };
+            let magnitude = digits
+                .iter()
+                .fold(0i64, |a, &b| a * 10 + i64::from(b.wrapping_sub(b'0')));
+            let x = if neg_exp { -magnitude } else { magnitude };
+            if x <= -7 || x >= 21 {
+                out.extend_from_slice(s);
+            } else {
+                let d = Decimal::read(s);
+                layout(d.neg, d.digits(), d.n, out);
+            }
+        }
+    }
 }
 
 /// The ECMAScript `Number::prototype.toString()` text of a finite double, as JCS writes it.
@@ -194,6 +244,8 @@ pub fn format_f64(f: f64) -> Option<String> {
 pub(crate) struct NumberPolicy {
     pub(crate) negative_zero: NegativeZero,
     pub(crate) inexact: InexactNumbers,
+    /// Write integer literals with all their digits (the decode engine's comparison form).
+    pub(crate) exact_integers: bool,
 }
 
 /// Appends the canonical (JCS) form of a JSON number `text` (grammar already checked).
@@ -201,17 +253,31 @@ pub(crate) struct NumberPolicy {
 /// # Errors
 /// Overflow to Infinity; `-0` or an inexact number when the policy rejects them.
 pub(crate) fn write_canonical(
-    text: &[u8],
+    text: &str,
+    has_exponent: bool,
     policy: NumberPolicy,
     out: &mut Vec<u8>,
 ) -> Result<(), ErrorKind> {
-    let d = Decimal::read(text);
-    if d.is_zero() {
-        if d.neg && policy.negative_zero == NegativeZero::Reject {
-            return Err(ErrorKind::NegativeZero);
-        }
-        out.push(b'0');
+    // A long plain number (more than 15 digits: `%.17g` output is common) cannot take the
+    // digit-layout path below; under the default policy it goes straight to the double.
+    if !has_exponent && policy.exact_integers && !text.contains('.') {
+        // Comparison form: an integer literal exactly as written (JSON has no leading zeros).
+        out.extend_from_slice(if text == "-0" { b"0" } else { text.as_bytes() });
         return Ok(());
+    }
+    if !has_exponent && text.len() <= 15 && text != "-0" && !text.contains('.') {
+        // An integer of at most 15 digits is already in canonical form (JSON forbids
+        // leading zeros; ECMAScript writes integers below 10^21 in full).
+        out.extend_from_slice(text.as_bytes());
+        return Ok(());
+    }
+    if text.len() > 17 && !has_exponent && policy.inexact == InexactNumbers::Round {
+        let f = to_f64(text, 0)?;
+        return finish(f, text.starts_with('-'), policy, out);
+    }
+    let d = Decimal::read(text.as_bytes());
+    if d.is_zero() {
+        return zero(d.neg, policy, out);
     }
     // At most 15 significant digits and a normal-range magnitude: the digits are the
     // shortest representation of their own double, so lay them out directly.
@@ -219,17 +285,50 @@ pub(crate) fn write_canonical(
         layout(d.neg, d.digits(), d.n, out);
         return Ok(());
     }
+    let f = to_f64(text, d.n)?;
+    if policy.inexact == InexactNumbers::Reject {
+        if f == 0.0 {
+            return Err(inexact(text, "0"));
+        }
+        let s = shortest(f.abs());
+        if !d.same_magnitude(&s) {
+            let mut becomes = Vec::new();
+            layout(d.neg, s.digits(), s.n, &mut becomes);
+            return Err(inexact(text, &String::from_utf8_lossy(&becomes)));
+        }
+    }
+    finish(f, d.neg, policy, out)
+}
+
+fn finish(f: f64, neg: bool, policy: NumberPolicy, out: &mut Vec<u8>) -> Result<(), ErrorKind> {
+    if f == 0.0 {
+        // Underflow (or a long spelling of zero): ECMAScript reads it as zero.
+        return zero(neg, policy, out);
+    }
+    write_f64(f, out);
+    Ok(())
+}
+
+/// Zero, after the negative-zero policy.
+fn zero(neg: bool, policy: NumberPolicy, out: &mut Vec<u8>) -> Result<(), ErrorKind> {
+    if neg && policy.negative_zero == NegativeZero::Reject {
+        return Err(ErrorKind::NegativeZero);
+    }
+    out.push(b'0');
+    Ok(())
+}
+
+/// The correctly rounded double of a grammar-checked number; errors when it overflows.
+/// `n` (the decimal exponent, when known) short-cuts magnitudes no double can hold.
+fn to_f64(text: &str, n: i64) -> Result<f64, ErrorKind> {
     // 10^(n-1) <= |value| < 10^n. Beyond 10^309 it is surely Infinity; below 10^-400 surely 0.
-    let f = if d.n > 310 {
+    let f = if n > 310 {
         f64::INFINITY
-    } else if d.n < -400 {
+    } else if n < -400 {
         0.0
     } else {
-        // The grammar was checked, so the text is ASCII; std's parse is exact (correctly rounded).
-        std::str::from_utf8(text)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .unwrap_or(f64::NAN)
+        // std's parse is correctly rounded (and accepts every JSON number).
+        text.parse::<f64>().unwrap_or(f64::NAN)
     };
     if f.is_infinite() {
         return Err(ErrorKind::NumberOutOfRange);
@@ -237,35 +336,20 @@ pub(crate) fn write_canonical(
     if f.is_nan() {
         return Err(ErrorKind::InvalidNumber("not a number"));
     }
-    if f == 0.0 {
-        // Underflow: ECMAScript reads it as zero, which loses the value.
-        if policy.inexact == InexactNumbers::Reject {
-            return Err(inexact(text, b"0"));
-        }
-        if d.neg && policy.negative_zero == NegativeZero::Reject {
-            return Err(ErrorKind::NegativeZero);
-        }
-        out.push(b'0');
-        return Ok(());
-    }
-    let s = shortest(f.abs());
-    if policy.inexact == InexactNumbers::Reject && !d.same_magnitude(&s) {
-        let mut becomes = Vec::new();
-        layout(d.neg, s.digits(), s.n, &mut becomes);
-        return Err(inexact(text, &becomes));
-    }
-    layout(d.neg, s.digits(), s.n, out);
-    Ok(())
+    Ok(f)
 }
 
 #[cold]
-fn inexact(written: &[u8], becomes: &[u8]) -> ErrorKind {
-    let mut w = String::from_utf8_lossy(written).into_owned();
+fn inexact(written: &str, becomes: &str) -> ErrorKind {
+    let mut w = written.to_owned();
     if w.len() > 64 {
-        w.truncate(60);
+        w.truncate(60); // ASCII: any byte index is a char boundary
         w.push_str("...");
     }
-    ErrorKind::InexactNumber { written: w, becomes: String::from_utf8_lossy(becomes).into_owned() }
+    ErrorKind::InexactNumber {
+        written: w,
+        becomes: becomes.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -274,8 +358,13 @@ mod tests {
 
     fn canon(text: &str) -> String {
         let mut out = Vec::new();
-        let p = NumberPolicy { negative_zero: NegativeZero::Normalize, inexact: InexactNumbers::Round };
-        write_canonical(text.as_bytes(), p, &mut out).unwrap();
+        let p = NumberPolicy {
+            negative_zero: NegativeZero::Normalize,
+            exact_integers: false,
+            inexact: InexactNumbers::Round,
+        };
+        let has_exponent = text.contains(['e', 'E']);
+        write_canonical(text, has_exponent, p, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -306,6 +395,33 @@ mod tests {
         ] {
             assert_eq!(canon(input), want, "{input}");
         }
+    }
+
+    #[test]
+    fn long_spellings_agree_with_the_double_path() {
+        // 17-digit spellings of many doubles, some with a short shortest form, some not.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let f = match i % 4 {
+                0 => f64::from_bits(x),
+                1 => f64::from(x as u32) / 1e6,
+                2 => f64::from((x % 1_000_000_000) as u32) / 1e7 - 50.0,
+                _ => f64::from(x as u16) * 0.1,
+            };
+            if !f.is_finite() {
+                continue;
+            }
+            for text in [format!("{f:.16e}"), format!("{f:.17e}"), format!("{f:.20}")] {
+                let want = format_f64(text.parse().unwrap()).unwrap();
+                assert_eq!(canon(&text), want, "{text} ({f:e})");
+            }
+        }
+        assert_eq!(canon("43.420273000000009"), "43.42027300000001");
+        assert_eq!(canon("43.420273000000000001"), "43.420273");
+        assert_eq!(canon("9.9999999999999995e22"), "1e+23");
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct Options {
     pub inexact_numbers: InexactNumbers,
     /// See [`Noncharacters`].
     pub noncharacters: Noncharacters,
+    /// Integers keep all their digits instead of being rounded to a double: the
+    /// decode engine's comparison form (not RFC 8785), see [`crate::decode`].
+    pub(crate) exact_integers: bool,
 }
 
 impl Default for Options {
@@ -65,6 +68,7 @@ impl Default for Options {
             negative_zero: NegativeZero::default(),
             inexact_numbers: InexactNumbers::default(),
             noncharacters: Noncharacters::default(),
+            exact_integers: false,
         }
     }
 }
@@ -108,6 +112,16 @@ impl Options {
         crate::number::NumberPolicy {
             negative_zero: self.negative_zero,
             inexact: self.inexact_numbers,
+            exact_integers: self.exact_integers,
+        }
+    }
+
+    /// The comparison form of the decode engine: RFC 8785, except that integers (integer
+    /// literals in text, integer-typed values) keep all their digits.
+    pub(crate) fn comparison() -> Self {
+        Self {
+            exact_integers: true,
+            ..Self::default()
         }
     }
 }

@@ -38,14 +38,21 @@ pub(crate) struct Str<'a> {
 pub(crate) trait Sink {
     fn null(&mut self);
     fn boolean(&mut self, v: bool);
-    /// `text` matches the JSON number grammar; `offset` is where it starts.
-    fn number(&mut self, text: &[u8], offset: usize) -> Result<(), Fault>;
+    /// A number matching the JSON grammar, and whether it has an exponent part;
+    /// `offset` is where it starts.
+    fn number(&mut self, text: &str, has_exponent: bool, offset: usize) -> Result<(), Fault>;
     fn string(&mut self, s: Str<'_>);
     fn begin_array(&mut self);
     fn end_array(&mut self);
     fn begin_object(&mut self);
     fn key(&mut self, s: Str<'_>);
     fn end_object(&mut self) -> Result<(), Fault>;
+    /// After a fault at `offset`: an earlier fault the sink can see in what is still open
+    /// (a duplicate name in an unclosed object), so that the first error is reported.
+    fn earlier_fault(&mut self, offset: usize) -> Option<Fault> {
+        let _ = offset;
+        None
+    }
 }
 
 /// Parses one JSON text into `sink`.
@@ -58,17 +65,25 @@ pub(crate) fn parse<S: Sink>(input: &[u8], options: &Options, sink: &mut S) -> R
     }
     let mut p = Parser {
         input,
+        text: std::str::from_utf8(input).ok(),
         pos: 0,
         stack: Vec::new(),
         scratch: Vec::new(),
         max_depth: options.max_depth,
         reject_nonchars: options.noncharacters == Noncharacters::Reject,
     };
-    p.run(sink).map_err(|f| Error::at(f.kind, input, f.offset))
+    p.run(sink).map_err(|f| {
+        let f = sink.earlier_fault(f.offset).unwrap_or(f);
+        Error::at(f.kind, input, f.offset)
+    })
 }
 
 struct Parser<'a> {
     input: &'a [u8],
+    /// The whole input when it is valid UTF-8 (checked once up front, which is faster
+    /// than checking string by string); `None` sends every string through its own check,
+    /// which also finds where the bad bytes are.
+    text: Option<&'a str>,
     pos: usize,
     /// Open containers: `true` for an object.
     stack: Vec<bool>,
@@ -113,13 +128,17 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        while let Some(&b) = self.input.get(self.pos) {
-            if matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
-                self.pos += 1;
-            } else {
-                break;
+        // A local position (not `self.pos` through memory), and indentation skipped eight
+        // spaces at a time: pretty-printed documents are mostly whitespace.
+        let input = self.input;
+        let mut pos = self.pos;
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = input.get(pos) {
+            pos += 1;
+            while input.get(pos..pos + 8) == Some(b"        ") {
+                pos += 8;
             }
         }
+        self.pos = pos;
     }
 
     fn run<S: Sink>(&mut self, sink: &mut S) -> Result<(), Fault> {
@@ -163,8 +182,8 @@ impl<'a> Parser<'a> {
                 }
                 b'-' | b'0'..=b'9' => {
                     let start = self.pos;
-                    self.number()?;
-                    sink.number(&self.input[start..self.pos], start)?;
+                    let (text, has_exponent) = self.number()?;
+                    sink.number(text, has_exponent, start)?;
                 }
                 b't' => self.literal(b"true", "`true`", || sink.boolean(true))?,
                 b'f' => self.literal(b"false", "`false`", || sink.boolean(false))?,
@@ -212,7 +231,12 @@ impl<'a> Parser<'a> {
 
     fn open(&mut self, object: bool) -> Result<(), Fault> {
         if self.stack.len() >= self.max_depth {
-            return Err(Fault::new(ErrorKind::NestingTooDeep { limit: self.max_depth }, self.pos));
+            return Err(Fault::new(
+                ErrorKind::NestingTooDeep {
+                    limit: self.max_depth,
+                },
+                self.pos,
+            ));
         }
         self.stack.push(object);
         self.pos += 1;
@@ -311,9 +335,9 @@ impl<'a> Parser<'a> {
         let take = rest.len().min(4);
         let found = match std::str::from_utf8(&rest[..take]) {
             Ok(s) => s.chars().next(),
-            Err(e) if e.valid_up_to() > 0 => {
-                std::str::from_utf8(&rest[..e.valid_up_to()]).ok().and_then(|s| s.chars().next())
-            }
+            Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&rest[..e.valid_up_to()])
+                .ok()
+                .and_then(|s| s.chars().next()),
             Err(_) => None,
         };
         match found {
@@ -323,8 +347,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Scans a number, checking the grammar; leaves `pos` after it.
-    fn number(&mut self) -> Result<(), Fault> {
+    fn number(&mut self) -> Result<(&'a str, bool), Fault> {
         let input = self.input;
+        let start = self.pos;
         if input[self.pos] == b'-' {
             self.pos += 1;
         }
@@ -338,9 +363,15 @@ impl<'a> Parser<'a> {
                     ));
                 }
             }
-            Some(b'1'..=b'9') => self.digits(),
+            Some(b'1'..=b'9') => {
+                self.pos += 1;
+                self.digits();
+            }
             Some(_) => {
-                return Err(Fault::new(ErrorKind::InvalidNumber("expected a digit after '-'"), self.pos));
+                return Err(Fault::new(
+                    ErrorKind::InvalidNumber("expected a digit after '-'"),
+                    self.pos,
+                ));
             }
             None => return Err(self.eof("a digit")),
         }
@@ -351,7 +382,8 @@ impl<'a> Parser<'a> {
             }
             self.digits();
         }
-        if let Some(b'e' | b'E') = input.get(self.pos) {
+        let has_exponent = matches!(input.get(self.pos), Some(b'e' | b'E'));
+        if has_exponent {
             self.pos += 1;
             if let Some(b'+' | b'-') = input.get(self.pos) {
                 self.pos += 1;
@@ -361,7 +393,13 @@ impl<'a> Parser<'a> {
             }
             self.digits();
         }
-        Ok(())
+        // Numbers are ASCII: a slice of the validated text, or of bytes that are ASCII.
+        let text = match self.text {
+            Some(t) => t.get(start..self.pos),
+            None => std::str::from_utf8(&input[start..self.pos]).ok(),
+        }
+        .unwrap_or("0");
+        Ok((text, has_exponent))
     }
 
     #[cold]
@@ -375,9 +413,7 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn digits(&mut self) {
-        while self.input.get(self.pos).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
-        }
+        self.pos += digit_run(&self.input[self.pos..]);
     }
 
     /// Scans a string starting at the opening quote; leaves `pos` after the closing quote.
@@ -400,7 +436,7 @@ impl<'a> Parser<'a> {
                 self.pos += 8;
             }
             let Some(&b) = input.get(self.pos) else {
-                return Err(self.eof("'\"' to close the string"));
+                return Err(self.string_fault(start, self.eof("'\"' to close the string")));
             };
             if !STOP[usize::from(b)] {
                 non_ascii |= b >= 0x80;
@@ -410,17 +446,34 @@ impl<'a> Parser<'a> {
             match b {
                 b'"' => {
                     let bytes = &input[start..self.pos];
-                    if non_ascii {
+                    if non_ascii && (self.text.is_none() || self.reject_nonchars) {
                         self.check_utf8(start, bytes)?;
                     }
                     self.pos += 1;
-                    return Ok(Str { bytes, escaped: false, offset: open });
+                    return Ok(Str {
+                        bytes,
+                        escaped: false,
+                        offset: open,
+                    });
                 }
                 b'\\' => return self.escaped_string(open, start),
                 _ => {
-                    return Err(Fault::new(ErrorKind::ControlCharacterInString(b), self.pos));
+                    let fault = Fault::new(ErrorKind::ControlCharacterInString(b), self.pos);
+                    return Err(self.string_fault(start, fault));
                 }
             }
+        }
+    }
+
+    /// A fault found inside a string, unless the raw bytes before it (from `from`) hold an
+    /// earlier one: bad UTF-8 or a rejected noncharacter is checked only at the closing
+    /// quote on the fast path, so on the error path it is checked here.
+    #[cold]
+    fn string_fault(&self, from: usize, fault: Fault) -> Fault {
+        let end = fault.offset.min(self.input.len());
+        match self.check_utf8(from, &self.input[from.min(end)..end]) {
+            Err(earlier) if earlier.offset < fault.offset => earlier,
+            _ => fault,
         }
     }
 
@@ -429,7 +482,10 @@ impl<'a> Parser<'a> {
         match std::str::from_utf8(bytes) {
             Ok(s) => {
                 if self.reject_nonchars {
-                    if let Some((i, c)) = s.char_indices().find(|&(_, c)| crate::string::is_noncharacter(c as u32)) {
+                    if let Some((i, c)) = s
+                        .char_indices()
+                        .find(|&(_, c)| crate::string::is_noncharacter(c as u32))
+                    {
                         return Err(Fault::new(ErrorKind::Noncharacter(c), offset + i));
                     }
                 }
@@ -437,9 +493,17 @@ impl<'a> Parser<'a> {
             }
             Err(e) => {
                 let at = e.valid_up_to();
+                // A rejected noncharacter before the bad bytes comes first.
+                if self.reject_nonchars {
+                    self.check_utf8(offset, &bytes[..at])?;
+                }
                 let bad = &bytes[at..];
                 // ED A0..BF xx is a surrogate encoded as if it were a character (CESU-8/WTF-8).
-                if bad.len() >= 3 && bad[0] == 0xED && (0xA0..=0xBF).contains(&bad[1]) && (0x80..=0xBF).contains(&bad[2]) {
+                if bad.len() >= 3
+                    && bad[0] == 0xED
+                    && (0xA0..=0xBF).contains(&bad[1])
+                    && (0x80..=0xBF).contains(&bad[2])
+                {
                     let unit = 0xD000 | (u16::from(bad[1] & 0x3F) << 6) | u16::from(bad[2] & 0x3F);
                     return Err(Fault::new(ErrorKind::LoneSurrogate(unit), offset + at));
                 }
@@ -455,24 +519,29 @@ impl<'a> Parser<'a> {
         let mut chunk_start = start;
         loop {
             let Some(&b) = input.get(self.pos) else {
-                return Err(self.eof("'\"' to close the string"));
+                return Err(self.string_fault(chunk_start, self.eof("'\"' to close the string")));
             };
             match b {
                 b'"' | b'\\' => {
                     let chunk = &input[chunk_start..self.pos];
-                    if !chunk.is_ascii() {
+                    if (self.text.is_none() || self.reject_nonchars) && !chunk.is_ascii() {
                         self.check_utf8(chunk_start, chunk)?;
                     }
                     self.scratch.extend_from_slice(chunk);
                     if b == b'"' {
                         self.pos += 1;
-                        return Ok(Str { bytes: &self.scratch, escaped: true, offset: open });
+                        return Ok(Str {
+                            bytes: &self.scratch,
+                            escaped: true,
+                            offset: open,
+                        });
                     }
                     self.escape()?;
                     chunk_start = self.pos;
                 }
                 0x00..=0x1F => {
-                    return Err(Fault::new(ErrorKind::ControlCharacterInString(b), self.pos));
+                    let fault = Fault::new(ErrorKind::ControlCharacterInString(b), self.pos);
+                    return Err(self.string_fault(chunk_start, fault));
                 }
                 _ => self.pos += 1,
             }
@@ -528,6 +597,9 @@ impl<'a> Parser<'a> {
         let unit = self.hex4(at)?;
         let code = match unit {
             0xD800..=0xDBFF => {
+                if self.pos >= self.input.len() || self.input[self.pos..] == *b"\\" {
+                    return Err(self.eof("a low surrogate escape"));
+                }
                 if self.input.get(self.pos..self.pos + 2) != Some(b"\\u") {
                     return Err(Fault::new(ErrorKind::LoneSurrogate(unit), at));
                 }
@@ -549,11 +621,71 @@ impl<'a> Parser<'a> {
             return Err(Fault::new(ErrorKind::Noncharacter(c), at));
         }
         let mut buf = [0u8; 4];
-        self.scratch.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        self.scratch
+            .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         Ok(())
     }
 }
 
+/// Length of the run of ASCII digits at the start of `s`, eight bytes at a time.
+#[inline]
+fn digit_run(s: &[u8]) -> usize {
+    const F0: u64 = LO * 0xF0;
+    const X30: u64 = LO * 0x30;
+    const X7F: u64 = LO * 0x7F;
+    let mut n = 0;
+    while let Some(chunk) = s.get(n..n + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A byte is a digit iff its high nibble is 3 both before and after adding 6.
+        // (A carry out of a byte >= 0xFA can only spoil bytes after a non-digit.)
+        let not_digit = ((x & F0) ^ X30) | ((x.wrapping_add(LO * 6) & F0) ^ X30);
+        // High bit set in every non-zero byte of `not_digit`, without cross-byte carries.
+        let flags = (((not_digit & X7F) + X7F) | not_digit) & HI;
+        if flags != 0 {
+            return n + (flags.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + s[n..].iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::digit_run;
+
+    #[test]
+    fn digit_run_stops_at_the_first_non_digit() {
+        for s in [
+            "",
+            "1",
+            "12345678",
+            "123456789",
+            "1234567890123456",
+            "12345678x",
+            "1234x5678",
+            "0/",
+            "9:",
+            "99999999\u{ff}",
+            "1\u{ff}9",
+            "\u{fa}9",
+            "12345678901234567,",
+        ] {
+            let want = s.bytes().take_while(u8::is_ascii_digit).count();
+            assert_eq!(digit_run(s.as_bytes()), want, "{s:?}");
+        }
+        for b in 0..=255u8 {
+            for pos in 0..10 {
+                let mut v = vec![b'5'; 12];
+                v[pos] = b;
+                let want = v.iter().take_while(|c| c.is_ascii_digit()).count();
+                assert_eq!(digit_run(&v), want, "byte {b:#x} at {pos}");
+            }
+        }
+    }
 }

@@ -36,18 +36,29 @@ pub fn to_canonical_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
 ///
 /// # Errors
 /// As [`to_canonical_vec`].
-pub fn to_canonical_vec_with<T: Serialize + ?Sized>(value: &T, options: &Options) -> Result<Vec<u8>> {
+pub fn to_canonical_vec_with<T: Serialize + ?Sized>(
+    value: &T,
+    options: &Options,
+) -> Result<Vec<u8>> {
     let mut ser = Serializer {
         b: Builder::new(options.number_policy()),
         reject_nonchars: options.noncharacters == Noncharacters::Reject,
+        max_depth: options.max_depth,
     };
     match value.serialize(&mut ser) {
         Ok(()) => Ok(ser.b.finish().to_canonical_vec()),
-        Err(e) if e.location().is_none() => {
-            Err(Error::at_pointer(e.kind().clone(), ser.b.current_pointer(true)))
-        }
+        Err(e) if e.location().is_none() => Err(Error::at_pointer(
+            e.kind().clone(),
+            ser.b.current_pointer(true),
+        )),
         Err(e) => Err(e),
     }
+}
+
+/// The decode engine's comparison form of `value`: RFC 8785, except that integer-typed
+/// values keep all their digits (so `u64::MAX` and `u64::MAX - 1` differ).
+pub(crate) fn to_comparison_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    to_canonical_vec_with(value, &Options::comparison())
 }
 
 /// Serializes `value` to an RFC 8785 canonical JSON string with the default [`Options`].
@@ -63,6 +74,7 @@ pub fn to_canonical_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
 struct Serializer {
     b: Builder,
     reject_nonchars: bool,
+    max_depth: usize,
 }
 
 impl Serializer {
@@ -70,26 +82,57 @@ impl Serializer {
         Error::at_pointer(kind, self.b.current_pointer(true))
     }
 
+    /// An error about a map key: located at the map, plus the name when there is one.
+    fn fail_key(&self, kind: ErrorKind, name: Option<&str>) -> Error {
+        let mut p = self.b.container_pointer();
+        if let Some(name) = name {
+            crate::pointer::push_token(&mut p, name);
+        }
+        Error::at_pointer(kind, p)
+    }
+
+    /// Refuses to open a container past the nesting limit.
+    fn check_depth(&self) -> Result<()> {
+        if self.b.depth() >= self.max_depth {
+            return Err(self.fail(ErrorKind::NestingTooDeep {
+                limit: self.max_depth,
+            }));
+        }
+        Ok(())
+    }
+
     fn policy(&self) -> NumberPolicy {
         self.b.policy()
     }
 
     /// A number given as JSON number text (integers, `f32` shortest digits).
-    fn number_text(&mut self, text: &[u8]) -> Result<()> {
+    fn number_text(&mut self, text: &str) -> Result<()> {
         let policy = self.policy();
         self.b
-            .number_with(|out| number::write_canonical(text, policy, out))
+            .number_with(|out| {
+                number::write_canonical(text, text.contains(['e', 'E']), policy, out)
+            })
             .map_err(|k| self.fail(k))
     }
 
     fn str_value(&mut self, s: &str, key: bool) -> Result<()> {
         if self.reject_nonchars {
-            if let Some(c) = s.chars().find(|&c| crate::string::is_noncharacter(c as u32)) {
+            if let Some(c) = s
+                .chars()
+                .find(|&c| crate::string::is_noncharacter(c as u32))
+            {
+                if key {
+                    return Err(self.fail_key(ErrorKind::Noncharacter(c), Some(s)));
+                }
                 return Err(self.fail(ErrorKind::Noncharacter(c)));
             }
         }
         let escaped = s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
-        let s = Str { bytes: s.as_bytes(), escaped, offset: 0 };
+        let s = Str {
+            bytes: s.as_bytes(),
+            escaped,
+            offset: 0,
+        };
         if key {
             self.b.key_value(s, 0);
         } else {
@@ -111,6 +154,7 @@ impl Serializer {
 
     /// `{"variant": ...` for externally tagged enum variants.
     fn open_variant(&mut self, variant: &str) -> Result<()> {
+        self.check_depth()?;
         self.b.begin_object_node();
         self.str_value(variant, true)
     }
@@ -119,7 +163,9 @@ impl Serializer {
 macro_rules! integer_methods {
     ($($method:ident: $t:ty),*) => {$(
         fn $method(self, v: $t) -> Result<()> {
-            self.number_text(v.to_string().as_bytes())
+            // Read as JSON number text: rounded like parsed input (exact in the
+            // comparison form).
+            self.number_text(&v.to_string())
         }
     )*};
 }
@@ -150,8 +196,8 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         if !v.is_finite() {
             return Err(self.fail(ErrorKind::NonFiniteNumber));
         }
-        let mut buf = ryu::Buffer::new();
-        let text = buf.format_finite(v).as_bytes().to_vec();
+        let mut buf = zmij::Buffer::new();
+        let text = buf.format_finite(v).to_owned();
         self.number_text(&text)
     }
 
@@ -204,11 +250,20 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         self.serialize_unit()
     }
 
-    fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Result<()> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
         self.serialize_str(variant)
     }
 
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
         value.serialize(self)
     }
 
@@ -225,8 +280,12 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.check_depth()?;
         self.b.begin_array_node();
-        Ok(Compound { ser: self, variant: false })
+        Ok(Compound {
+            ser: self,
+            variant: false,
+        })
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>> {
@@ -245,13 +304,21 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         _len: usize,
     ) -> Result<Compound<'a>> {
         self.open_variant(variant)?;
+        self.check_depth()?;
         self.b.begin_array_node();
-        Ok(Compound { ser: self, variant: true })
+        Ok(Compound {
+            ser: self,
+            variant: true,
+        })
     }
 
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.check_depth()?;
         self.b.begin_object_node();
-        Ok(Compound { ser: self, variant: false })
+        Ok(Compound {
+            ser: self,
+            variant: false,
+        })
     }
 
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>> {
@@ -266,8 +333,12 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         _len: usize,
     ) -> Result<Compound<'a>> {
         self.open_variant(variant)?;
+        self.check_depth()?;
         self.b.begin_object_node();
-        Ok(Compound { ser: self, variant: true })
+        Ok(Compound {
+            ser: self,
+            variant: true,
+        })
     }
 }
 
@@ -323,7 +394,9 @@ impl ser::SerializeMap for Compound<'_> {
     type Error = Error;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        key.serialize(KeySerializer { ser: &mut *self.ser })
+        key.serialize(KeySerializer {
+            ser: &mut *self.ser,
+        })
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -365,7 +438,7 @@ impl KeySerializer<'_> {
     }
 
     fn reject(self) -> Result<()> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 }
 
@@ -398,7 +471,13 @@ impl ser::Serializer for KeySerializer<'_> {
         if !v.is_finite() {
             return self.reject();
         }
-        self.key(ryu::Buffer::new().format_finite(v))
+        // The same text as an f32 value: its shortest digits, read as a JSON number.
+        let mut out = Vec::new();
+        let policy = self.ser.policy();
+        let text = zmij::Buffer::new().format_finite(v).to_owned();
+        number::write_canonical(&text, text.contains('e'), policy, &mut out)
+            .map_err(|k| self.ser.fail_key(k, None))?;
+        self.key(&String::from_utf8_lossy(&out))
     }
 
     fn serialize_f64(self, v: f64) -> Result<()> {
@@ -432,11 +511,20 @@ impl ser::Serializer for KeySerializer<'_> {
         self.reject()
     }
 
-    fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Result<()> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
         self.key(variant)
     }
 
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
         value.serialize(self)
     }
 
@@ -451,15 +539,19 @@ impl ser::Serializer for KeySerializer<'_> {
     }
 
     fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 
     fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeTupleStruct> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 
     fn serialize_tuple_variant(
@@ -469,15 +561,15 @@ impl ser::Serializer for KeySerializer<'_> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Self::SerializeTupleVariant> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 
     fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeStruct> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 
     fn serialize_struct_variant(
@@ -487,6 +579,6 @@ impl ser::Serializer for KeySerializer<'_> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Self::SerializeStructVariant> {
-        Err(self.ser.fail(ErrorKind::KeyMustBeString))
+        Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
     }
 }

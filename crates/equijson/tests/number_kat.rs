@@ -5,6 +5,8 @@
 //! `cargo test` checks 100,000 lines; the 1,000,000- and 10,000,000-line checks are
 //! `#[ignore]`d and run in release mode by `just verify` (`just kat`).
 
+use std::fmt::Write as _;
+
 use sha2::{Digest, Sha256};
 
 const STATIC: &str = include_str!("../../../tests/data/jcs/numgen-static-u64.txt");
@@ -42,11 +44,14 @@ fn kat_hash(lines: usize) -> (usize, String) {
     for bits in patterns().take(lines) {
         line.clear();
         let text = equijson::format_f64(f64::from_bits(bits)).expect("KAT doubles are finite");
-        line.push_str(&format!("{bits:x},{text}\n"));
+        let _ = writeln!(line, "{bits:x},{text}");
         bytes += line.len();
         hasher.update(line.as_bytes());
     }
-    let hex: String = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let hex = hasher.finalize().iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    });
     (bytes, hex)
 }
 
@@ -55,7 +60,12 @@ fn first_lines_are_known() {
     // Spot checks from the published file, so a failure says which number broke.
     let lines: Vec<String> = patterns()
         .take(6)
-        .map(|b| format!("{b:x},{}", equijson::format_f64(f64::from_bits(b)).unwrap_or_default()))
+        .map(|b| {
+            format!(
+                "{b:x},{}",
+                equijson::format_f64(f64::from_bits(b)).unwrap_or_default()
+            )
+        })
         .collect();
     assert_eq!(lines[0], "0,0");
     assert_eq!(lines[1], "8000000000000000,0");
@@ -67,11 +77,17 @@ fn first_lines_are_known() {
 fn kat_1k_and_10k() {
     assert_eq!(
         kat_hash(1_000),
-        (37_967, "be18b62b6f69cdab33a7e0dae0d9cfa869fda80ddc712221570f9f40a5878687".into())
+        (
+            37_967,
+            "be18b62b6f69cdab33a7e0dae0d9cfa869fda80ddc712221570f9f40a5878687".into()
+        )
     );
     assert_eq!(
         kat_hash(10_000),
-        (399_022, "b9f7a8e75ef22a835685a52ccba7f7d6bdc99e34b010992cbc5864cd12be6892".into())
+        (
+            399_022,
+            "b9f7a8e75ef22a835685a52ccba7f7d6bdc99e34b010992cbc5864cd12be6892".into()
+        )
     );
 }
 
@@ -79,7 +95,10 @@ fn kat_1k_and_10k() {
 fn kat_100k() {
     assert_eq!(
         kat_hash(100_000),
-        (4_031_728, "22776e6d4b49fa294a0d0f349268e5c28808fe7e0cb2bcbe28f63894e494d4c7".into())
+        (
+            4_031_728,
+            "22776e6d4b49fa294a0d0f349268e5c28808fe7e0cb2bcbe28f63894e494d4c7".into()
+        )
     );
 }
 
@@ -88,7 +107,10 @@ fn kat_100k() {
 fn kat_1m() {
     assert_eq!(
         kat_hash(1_000_000),
-        (40_357_417, "49415fee2c56c77864931bd3624faad425c3c577d6d74e89a83bc725506dad16".into())
+        (
+            40_357_417,
+            "49415fee2c56c77864931bd3624faad425c3c577d6d74e89a83bc725506dad16".into()
+        )
     );
 }
 
@@ -97,7 +119,10 @@ fn kat_1m() {
 fn kat_10m() {
     assert_eq!(
         kat_hash(10_000_000),
-        (403_630_048, "b9f8a44a91d46813b21b9602e72f112613c91408db0b8341fb94603d9db135e0".into())
+        (
+            403_630_048,
+            "b9f8a44a91d46813b21b9602e72f112613c91408db0b8341fb94603d9db135e0".into()
+        )
     );
 }
 
@@ -106,6 +131,9 @@ fn kat_10m() {
 fn kat_100m() {
     assert_eq!(
         kat_hash(100_000_000),
-        (4_036_326_174, "0f7dda6b0837dde083c5d6b896f7d62340c8a2415b0c7121d83145e08a755272".into())
+        (
+            4_036_326_174,
+            "0f7dda6b0837dde083c5d6b896f7d62340c8a2415b0c7121d83145e08a755272".into()
+        )
     );
 }

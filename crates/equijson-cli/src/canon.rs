@@ -1,0 +1,137 @@
+//! `equijson canon`: write (or check) the RFC 8785 canonical form of documents.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use equijson::{Canonicalizer, InexactNumbers, NegativeZero, Noncharacters, Options};
+
+use crate::exit::Status;
+use crate::input::Source;
+
+const AFTER_HELP: &str = "\
+Output:
+  One FILE: its canonical bytes, with no trailing newline (ready to hash or sign).
+  Several FILEs: one canonical document per line, in argument order; a FILE that
+  fails gives an empty line, so line N always belongs to FILE N.
+
+Policies (defaults are strict RFC 8785):
+  always errors      duplicate member names (compared after unescaping), unpaired
+                     surrogates, invalid UTF-8, numbers that overflow to Infinity,
+                     anything outside RFC 8259 JSON (comments, NaN, trailing commas...)
+  -0                 written as 0 (--reject-negative-zero refuses it)
+  beyond a double    rounded to the nearest double as JCS requires, e.g.
+                     9007199254740993 -> 9007199254740992 (--reject-inexact refuses
+                     any number whose canonical form denotes a different value)
+
+Exit codes:
+  0  every document is valid (and was written)
+  1  some document is invalid: FILE:LINE:COL: error: MESSAGE on stderr
+  2  usage or I/O error (e.g. a FILE cannot be read, stdout closed)
+
+Examples:
+  equijson canon doc.json | sha256sum
+  equijson canon --check rows/*.json
+  printf '{\"b\":1,\"a\":2}' | equijson canon";
+
+/// Write the RFC 8785 (JCS) canonical form of JSON documents.
+#[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub(crate) struct CanonArgs {
+    /// Input files; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+
+    /// Validate only: print nothing on success.
+    #[arg(long)]
+    check: bool,
+
+    /// Reject -0 (and negative numbers that round to zero) instead of writing 0.
+    #[arg(long)]
+    reject_negative_zero: bool,
+
+    /// Reject numbers a double cannot carry exactly (9007199254740993, 1e-400, ...).
+    #[arg(long)]
+    reject_inexact: bool,
+
+    /// Reject Unicode noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF), as I-JSON asks.
+    #[arg(long)]
+    reject_noncharacters: bool,
+
+    /// Deepest nesting of arrays/objects accepted.
+    #[arg(long, value_name = "N", default_value_t = equijson::DEFAULT_MAX_DEPTH)]
+    max_depth: usize,
+}
+
+impl CanonArgs {
+    fn options(&self) -> Options {
+        Options::new()
+            .max_depth(self.max_depth)
+            .negative_zero(if self.reject_negative_zero {
+                NegativeZero::Reject
+            } else {
+                NegativeZero::Normalize
+            })
+            .inexact_numbers(if self.reject_inexact {
+                InexactNumbers::Reject
+            } else {
+                InexactNumbers::Round
+            })
+            .noncharacters(if self.reject_noncharacters {
+                Noncharacters::Reject
+            } else {
+                Noncharacters::Allow
+            })
+    }
+}
+
+/// Runs `equijson canon`.
+pub(crate) fn run(args: &CanonArgs) -> Status {
+    let sources: Vec<Source> = if args.files.is_empty() {
+        vec![Source::Stdin]
+    } else {
+        args.files.iter().map(|f| Source::from_arg(f)).collect()
+    };
+    let several = sources.len() > 1;
+    let mut canon = Canonicalizer::new(args.options());
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut status = Status::Success;
+    let mut buf = Vec::new();
+    for source in &sources {
+        buf.clear();
+        match source.read() {
+            Err(e) => {
+                eprintln!("{e}");
+                status = status.max(Status::Environment);
+            }
+            Ok(input) => {
+                let result = if args.check {
+                    canon.validate(&input)
+                } else {
+                    canon.canonicalize_into(&input, &mut buf)
+                };
+                if let Err(e) = result {
+                    eprintln!("{}", crate::report::located(&source.name(), &e));
+                    status = status.max(Status::Invalid);
+                }
+            }
+        }
+        if args.check {
+            continue;
+        }
+        let written = out.write_all(&buf).and_then(|()| {
+            if several {
+                out.write_all(b"\n")
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(e) = written {
+            return crate::report::write_failed(&e);
+        }
+    }
+    if let Err(e) = out.flush() {
+        return crate::report::write_failed(&e);
+    }
+    status
+}

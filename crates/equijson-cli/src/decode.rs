@@ -1,0 +1,70 @@
+//! `equijson decode`: run every decode path on one document and classify the result.
+
+use clap::Args;
+use equijson::decode::Verdict;
+use equijson::diff::DiffStyle;
+
+use crate::exit::Status;
+use crate::input::Source;
+
+const AFTER_HELP: &str = "\
+Decode paths (all run on the same input):
+  dom        from_slice::<Value> then from_value::<T>(v.clone())
+  direct     from_slice::<T>
+  borrow     T::deserialize(&Value), no clone
+  jsonb      PostgreSQL binary jsonb (0x01 + the text the server normalizes it to) -> T
+  canonical  the RFC 8785 form of the input -> T
+Results are compared by the canonical JSON of the decoded values. Findings:
+  error-split      some paths decode the input, others reject it
+  value-split      all decode it, to different values (JSON-pointer diff shown)
+  round-trip-loss  re-encoding the decoded value does not give the input back
+A DTO may declare a finding acceptable (see `equijson dtos`).
+
+Exit codes:
+  0  equivalent, or only findings the DTO accepts
+  1  an unaccepted finding, or every path rejects the input
+  2  usage or I/O error";
+
+/// Decode one document through every path and report disagreements.
+#[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub(crate) struct DecodeArgs {
+    /// The DTO to decode into (see `equijson dtos`).
+    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
+    dto: String,
+
+    /// Input file; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<std::path::PathBuf>,
+
+    /// Show JSON pointers, kinds and lengths, but no values.
+    #[arg(long)]
+    redact: bool,
+}
+
+/// Runs `equijson decode`.
+pub(crate) fn run(args: &DecodeArgs) -> Status {
+    let Some(spec) = equijson::dto::find(&args.dto) else {
+        eprintln!("equijson: error: unknown DTO {:?}", args.dto);
+        return Status::Environment;
+    };
+    let source = args.file.as_deref().map_or(Source::Stdin, Source::from_arg);
+    let input = match source.read() {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("{e}");
+            return Status::Environment;
+        }
+    };
+    let report = (spec.check)(&input);
+    let style = DiffStyle {
+        redact: args.redact,
+        ..DiffStyle::default()
+    };
+    println!("dto: {}", spec.name);
+    print!("{}", report.render(style));
+    match report.verdict() {
+        Verdict::Equivalent | Verdict::Accepted => Status::Success,
+        Verdict::Rejected | Verdict::Divergent => Status::Invalid,
+    }
+}

@@ -1,0 +1,55 @@
+//! The `equijson` command line: a thin shell over the `equijson` core crate.
+
+#![forbid(unsafe_code)]
+// A command-line tool talks on stdout and stderr by design.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod canon;
+mod decode;
+mod dtos;
+mod exit;
+mod input;
+mod props;
+mod report;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  invalid input, or a check failed (details on stderr as FILE:LINE:COL: error: ...)
+  2  usage, I/O or environment error
+A crash (exit 101) on any input is a bug: please report it with the input.";
+
+/// Canonical JSON (RFC 8785 / JCS) and decode-equivalence checks.
+#[derive(Parser, Debug)]
+#[command(name = "equijson", version, after_help = EXIT_CODES, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write the RFC 8785 (JCS) canonical form of JSON documents.
+    Canon(canon::CanonArgs),
+    /// Decode one document into a DTO through every path and classify disagreements.
+    Decode(decode::DecodeArgs),
+    /// Run seeded property checks over generated documents (portable digest, shrinking).
+    Props(props::PropsArgs),
+    /// List the DTO catalogue (names for --dto).
+    Dtos(dtos::DtosArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Canon(args) => canon::run(&args),
+        Command::Decode(args) => decode::run(&args),
+        Command::Props(args) => props::run(&args),
+        Command::Dtos(args) => dtos::run(&args),
+    };
+    code.into()
+}

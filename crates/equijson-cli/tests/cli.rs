@@ -1,0 +1,192 @@
+//! End-to-end tests of the `equijson` binary: output framing, messages and exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn equijson(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn equijson");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally, not by signal")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, content: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("equijson-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write temp file");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn stdin_to_canonical_bytes_without_newline() {
+    let o = equijson(
+        &["canon"],
+        br#"{ "b": [1.0, 1E30, -0], "a": "\u00e9\u0041" }"#,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(o.stdout, "{\"a\":\"éA\",\"b\":[1,1e+30,0]}".as_bytes());
+    let dash = equijson(&["canon", "-"], b"[ 1 ]");
+    assert_eq!(dash.stdout, b"[1]");
+}
+
+#[test]
+fn several_files_one_line_each_and_failures_keep_their_line() {
+    let a = temp_file("a.json", br#"{"z":1,"y":2}"#);
+    let bad = temp_file("bad.json", b"{\n  \"id\": 1,\n  \"id\": 2\n}");
+    let b = temp_file("b.json", b"[\"x\"]");
+    let o = equijson(&["canon", &a, &bad, &b], b"");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "{\"y\":2,\"z\":1}\n\n[\"x\"]\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        format!("{bad}:3:3: error: duplicate object key \"id\"\n")
+    );
+}
+
+#[test]
+fn error_message_has_file_line_and_column() {
+    let f = temp_file("dup.json", b"{\n  \"id\": 1,   \"id\": 2}");
+    let o = equijson(&["canon", &f], b"");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        format!("{f}:2:14: error: duplicate object key \"id\"\n")
+    );
+    assert!(o.stdout.is_empty());
+
+    let o = equijson(&["canon"], b"[1,\n 2,]");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:2:3: error: trailing comma before the closing bracket\n"
+    );
+}
+
+#[test]
+fn check_prints_nothing_and_sets_exit_code() {
+    let o = equijson(&["canon", "--check"], b"{\"a\": 1}");
+    assert_eq!((code(&o), o.stdout.len(), o.stderr.len()), (0, 0, 0));
+    let o = equijson(&["canon", "--check"], b"{\"a\": NaN}");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:1:7: error: `NaN` is not a JSON value\n"
+    );
+}
+
+#[test]
+fn unreadable_file_is_exit_2_and_other_files_still_run() {
+    let good = temp_file("good.json", b"[2, 1]");
+    let o = equijson(&["canon", "/nonexistent/equijson.json", &good], b"");
+    assert_eq!(code(&o), 2);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "\n[2,1]\n");
+    assert!(
+        stderr(&o).starts_with("/nonexistent/equijson.json: error: cannot read:"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    assert_eq!(code(&equijson(&["canon", "--no-such-flag"], b"")), 2);
+    assert_eq!(code(&equijson(&["no-such-command"], b"")), 2);
+    assert_eq!(code(&equijson(&["canon", "--max-depth", "many"], b"")), 2);
+}
+
+#[test]
+fn help_explains_options_and_exit_codes() {
+    for args in [&["--help"][..], &["canon", "--help"]] {
+        let o = equijson(args, b"");
+        assert_eq!(code(&o), 0);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("Exit codes:"), "{text}");
+        assert!(text.contains("2  usage"), "{text}");
+    }
+    let text = String::from_utf8_lossy(&equijson(&["canon", "--help"], b"").stdout).into_owned();
+    for flag in [
+        "--check",
+        "--reject-negative-zero",
+        "--reject-inexact",
+        "--reject-noncharacters",
+        "--max-depth",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from help");
+    }
+}
+
+#[test]
+fn policy_flags_reach_the_core() {
+    let table: &[(&[&str], &[u8], i32, &str)] = &[
+        (&["canon"], b"-0", 0, "0"),
+        (&["canon", "--reject-negative-zero"], b"-0", 1, ""),
+        (&["canon"], b"9007199254740993", 0, "9007199254740992"),
+        (&["canon", "--reject-inexact"], b"9007199254740993", 1, ""),
+        (&["canon", "--reject-inexact"], b"0.1", 0, "0.1"),
+        (&["canon"], "\"\u{ffff}\"".as_bytes(), 0, "\"\u{ffff}\""),
+        (
+            &["canon", "--reject-noncharacters"],
+            "\"\u{ffff}\"".as_bytes(),
+            1,
+            "",
+        ),
+        (&["canon", "--max-depth", "2"], b"[[1]]", 0, "[[1]]"),
+        (&["canon", "--max-depth", "2"], b"[[[1]]]", 1, ""),
+    ];
+    for (args, input, want_code, want_out) in table {
+        let o = equijson(args, input);
+        assert_eq!(code(&o), *want_code, "{args:?} {}", stderr(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), *want_out, "{args:?}");
+        if *want_code == 1 {
+            assert!(stderr(&o).starts_with("<stdin>:1:"), "{}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn hostile_nesting_is_an_error_not_a_crash() {
+    let deep = "[".repeat(1_000_000);
+    let o = equijson(&["canon"], deep.as_bytes());
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("nesting too deep"), "{}", stderr(&o));
+    // A raised limit must not crash either.
+    let ok = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    let o = equijson(&["canon", "--max-depth", "1000000"], ok.as_bytes());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(o.stdout, ok.as_bytes());
+}
+
+#[test]
+fn binary_garbage_is_exit_1_with_a_position() {
+    let o = equijson(&["canon"], b"\xEF\xBB\xBF{}");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:1:1: error: byte order mark (U+FEFF) is not allowed\n"
+    );
+    let o = equijson(&["canon"], b"[\"a\xFFb\"]");
+    assert_eq!(code(&o), 1);
+    assert_eq!(stderr(&o), "<stdin>:1:4: error: invalid UTF-8\n");
+}

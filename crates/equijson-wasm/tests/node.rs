@@ -1,0 +1,100 @@
+//! The core under wasm32, in Node: the RFC 8785 vectors, the portable random stream, and
+//! the property-run digests, which must equal the native ones in tests/data/props-digests.tsv.
+//!
+//! Run with `just wasm-test` (wasm-bindgen-test-runner as the cargo runner).
+#![cfg(target_arch = "wasm32")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed expectation should abort the test"
+)]
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const DIGESTS: &str = include_str!("../../../tests/data/props-digests.tsv");
+
+#[wasm_bindgen_test]
+fn pointers_are_32_bit_here() {
+    // The point of these tests: the same answers with 32-bit usize.
+    assert_eq!(usize::BITS, 32);
+}
+
+#[wasm_bindgen_test]
+fn property_digests_match_the_native_ones() {
+    let mut rows = 0;
+    for line in DIGESTS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (seed, cases, dto, size) = (f[0], f[1].parse().unwrap(), f[2], f[3].parse().unwrap());
+        let out: serde_json::Value = serde_json::from_str(
+            &equijson_wasm::props(seed, cases, Some(dto.to_owned()), Some(size)).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(out["passed"].to_string(), f[4], "passed, row {line}");
+        assert_eq!(out["failed"].to_string(), f[5], "failed, row {line}");
+        assert_eq!(out["digest"].as_str().unwrap(), f[6], "digest, row {line}");
+        rows += 1;
+    }
+    assert!(rows >= 6, "only {rows} digest rows");
+}
+
+#[wasm_bindgen_test]
+fn random_stream_is_the_native_one() {
+    let mut r = equijson::generate::Rng::new(0);
+    let got: Vec<u64> = (0..4).map(|_| r.next_u64()).collect();
+    let want: Vec<u64> = include_str!("../../../tests/data/rng-seed0.txt")
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[wasm_bindgen_test]
+fn rfc8785_vectors() {
+    let cases = [
+        (
+            include_str!("../../../tests/data/jcs/input/arrays.json"),
+            include_str!("../../../tests/data/jcs/output/arrays.json"),
+        ),
+        (
+            include_str!("../../../tests/data/jcs/input/french.json"),
+            include_str!("../../../tests/data/jcs/output/french.json"),
+        ),
+        (
+            include_str!("../../../tests/data/jcs/input/structures.json"),
+            include_str!("../../../tests/data/jcs/output/structures.json"),
+        ),
+        (
+            include_str!("../../../tests/data/jcs/input/unicode.json"),
+            include_str!("../../../tests/data/jcs/output/unicode.json"),
+        ),
+        (
+            include_str!("../../../tests/data/jcs/input/values.json"),
+            include_str!("../../../tests/data/jcs/output/values.json"),
+        ),
+        (
+            include_str!("../../../tests/data/jcs/input/weird.json"),
+            include_str!("../../../tests/data/jcs/output/weird.json"),
+        ),
+    ];
+    for (input, output) in cases {
+        assert_eq!(equijson_wasm::canonicalize(input).unwrap(), output);
+    }
+}
+
+#[wasm_bindgen_test]
+fn decode_reports_divergence_of_the_ledger_sample() {
+    let dtos: serde_json::Value = serde_json::from_str(&equijson_wasm::dtos()).unwrap();
+    let ledger = dtos
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "ledger-entry")
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_str(
+        &equijson_wasm::decode("ledger-entry", ledger["sample"].as_str().unwrap(), false).unwrap(),
+    )
+    .unwrap();
+    assert_ne!(report["verdict"], "equivalent");
+}

@@ -1,0 +1,557 @@
+//! Decode-equivalence: one JSON text decoded into a DTO through every path a Rust service
+//! uses, compared by canonical JSON, with every disagreement classified.
+//!
+//! Two results agree iff the canonical serializations of the decoded values are
+//! byte-identical, so DTOs need no `PartialEq`. The comparison form is RFC 8785 with one
+//! change: integers keep all their digits (integer-typed values, and integer literals of
+//! the input for the round-trip check), where RFC 8785 rounds them to doubles. Otherwise
+//! `9007199254740993` read exactly by one path and rounded to `9007199254740992` by
+//! another would compare equal.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::diff::{Change, DiffStyle, diff_texts, unencodable_change};
+
+/// A way of turning JSON text into a typed value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DecodePath {
+    /// `serde_json::from_slice::<Value>` then `serde_json::from_value::<T>(v.clone())`.
+    Dom,
+    /// `serde_json::from_slice::<T>` straight from the text.
+    Direct,
+    /// `T::deserialize(&value)` on the parsed `Value`, without cloning it.
+    Borrow,
+    /// PostgreSQL's binary jsonb (`0x01` + jsonb text, as the server normalizes it) -> `T`.
+    JsonbWire,
+    /// The RFC 8785 canonical form of the text -> `T`.
+    Canonical,
+}
+
+impl DecodePath {
+    /// Every path, in report order.
+    pub const ALL: [Self; 5] = [
+        Self::Dom,
+        Self::Direct,
+        Self::Borrow,
+        Self::JsonbWire,
+        Self::Canonical,
+    ];
+
+    /// Short name used in reports and on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dom => "dom",
+            Self::Direct => "direct",
+            Self::Borrow => "borrow",
+            Self::JsonbWire => "jsonb",
+            Self::Canonical => "canonical",
+        }
+    }
+
+    /// What the path does, in one line.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Dom => "from_slice::<Value> then from_value::<T>(v.clone())",
+            Self::Direct => "from_slice::<T>",
+            Self::Borrow => "T::deserialize(&Value)",
+            Self::JsonbWire => "PostgreSQL binary jsonb (0x01 + normalized text) -> T",
+            Self::Canonical => "RFC 8785 canonical text -> T",
+        }
+    }
+}
+
+impl fmt::Display for DecodePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one path made of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathResult {
+    /// Decoded; the canonical JSON of the decoded value.
+    Decoded(Vec<u8>),
+    /// Decoded, but the value has no canonical form (e.g. an `f32` that became infinite).
+    Unencodable {
+        /// Why (the serializer's message).
+        message: String,
+        /// Where in the value (RFC 6901).
+        pointer: String,
+    },
+    /// The path rejected the input.
+    Failed(String),
+    /// The path cannot be used with this DTO (e.g. the DOM path for borrowing types).
+    NotApplicable(&'static str),
+}
+
+impl PathResult {
+    fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
+        match r {
+            Ok(v) => match crate::ser::to_comparison_vec(&v) {
+                Ok(bytes) => Self::Decoded(bytes),
+                Err(e) => Self::Unencodable {
+                    message: e.message(),
+                    pointer: e.pointer().unwrap_or_default().to_owned(),
+                },
+            },
+            Err(e) => Self::Failed(e.to_string()),
+        }
+    }
+
+    /// Whether the path produced a value.
+    #[must_use]
+    pub fn is_decoded(&self) -> bool {
+        matches!(self, Self::Decoded(_) | Self::Unencodable { .. })
+    }
+
+    /// A key that is equal for results that agree.
+    fn value_key(&self) -> Option<Vec<u8>> {
+        match self {
+            Self::Decoded(b) => Some(b.clone()),
+            Self::Unencodable { message, pointer } => Some(
+                [
+                    b"\0unencodable ",
+                    pointer.as_bytes(),
+                    b": ",
+                    message.as_bytes(),
+                ]
+                .concat(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// The kinds of disagreement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// Some paths decode the input, others reject it.
+    ErrorSplit,
+    /// All paths decode it, to different values.
+    ValueSplit,
+    /// Decoding then encoding does not give the input back (dropped unknown fields,
+    /// defaults filled in, numbers coerced).
+    RoundTripLoss,
+}
+
+impl Class {
+    /// Short name: `error-split`, `value-split`, `round-trip-loss`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ErrorSplit => "error-split",
+            Self::ValueSplit => "value-split",
+            Self::RoundTripLoss => "round-trip-loss",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One classified disagreement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Which kind.
+    pub class: Class,
+    /// Declared acceptable by the DTO.
+    pub accepted: bool,
+    /// Paths that decoded / were compared (baseline first for value splits).
+    pub paths: Vec<DecodePath>,
+    /// Error messages of failing paths (error splits).
+    pub errors: Vec<(DecodePath, String)>,
+    /// The other side of the comparison (value splits: the differing path group).
+    pub against: Vec<DecodePath>,
+    /// JSON-pointer changes from the baseline to the other side.
+    pub changes: Vec<Change>,
+}
+
+/// Everything one check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// Per-path results, in [`DecodePath::ALL`] order.
+    pub outcomes: Vec<(DecodePath, PathResult)>,
+    /// The canonical form of the input itself, or why it has none.
+    pub input_canonical: Result<Vec<u8>, String>,
+    /// Disagreements, most severe first.
+    pub findings: Vec<Finding>,
+}
+
+/// Overall outcome of a [`Report`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every applicable path decoded the same value, and it round-trips.
+    Equivalent,
+    /// Every applicable path rejected the input (consistently invalid for this DTO).
+    Rejected,
+    /// Disagreements exist, all declared acceptable by the DTO.
+    Accepted,
+    /// At least one disagreement the DTO does not accept.
+    Divergent,
+}
+
+impl Verdict {
+    /// Lower-case name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Equivalent => "equivalent",
+            Self::Rejected => "rejected",
+            Self::Accepted => "accepted",
+            Self::Divergent => "divergent",
+        }
+    }
+}
+
+impl Report {
+    /// The overall verdict.
+    #[must_use]
+    pub fn verdict(&self) -> Verdict {
+        if self.findings.iter().any(|f| !f.accepted) {
+            Verdict::Divergent
+        } else if !self.findings.is_empty() {
+            Verdict::Accepted
+        } else if !self.outcomes.iter().any(|(_, r)| r.is_decoded()) {
+            Verdict::Rejected
+        } else {
+            Verdict::Equivalent
+        }
+    }
+
+    /// Whether any finding is not accepted.
+    #[must_use]
+    pub fn is_divergent(&self) -> bool {
+        self.verdict() == Verdict::Divergent
+    }
+
+    /// A multi-line human-readable account.
+    #[must_use]
+    pub fn render(&self, style: DiffStyle) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let _ = writeln!(out, "verdict: {}", self.verdict().name());
+        for (path, r) in &self.outcomes {
+            let line = match r {
+                PathResult::Decoded(b) if style.redact => {
+                    format!("ok ({} bytes canonical)", b.len())
+                }
+                PathResult::Decoded(b) => format!(
+                    "ok {}",
+                    cut(&String::from_utf8_lossy(b), style.max_value_chars)
+                ),
+                PathResult::Unencodable { message, pointer } => {
+                    let p = if pointer.is_empty() {
+                        "(root)"
+                    } else {
+                        pointer
+                    };
+                    format!(
+                        "ok, but no JSON form at {p}: {}",
+                        redacted(message, style.redact)
+                    )
+                }
+                PathResult::Failed(m) => format!("error: {}", redacted(m, style.redact)),
+                PathResult::NotApplicable(why) => format!("n/a: {why}"),
+            };
+            let _ = writeln!(out, "  {:<9} {line}", path.name());
+        }
+        for f in &self.findings {
+            let tag = if f.accepted {
+                " (accepted by the DTO)"
+            } else {
+                ""
+            };
+            match f.class {
+                Class::ErrorSplit => {
+                    let ok: Vec<_> = f.paths.iter().map(|p| p.name()).collect();
+                    let _ = writeln!(
+                        out,
+                        "{}{tag}: decoded by {}; rejected by:",
+                        f.class,
+                        ok.join(", ")
+                    );
+                    for (p, m) in &f.errors {
+                        let _ = writeln!(out, "  {p}: {}", redacted(m, style.redact));
+                    }
+                }
+                Class::ValueSplit => {
+                    let a: Vec<_> = f.paths.iter().map(|p| p.name()).collect();
+                    let b: Vec<_> = f.against.iter().map(|p| p.name()).collect();
+                    let _ = writeln!(
+                        out,
+                        "{}{tag}: {} vs {}:",
+                        f.class,
+                        a.join(", "),
+                        b.join(", ")
+                    );
+                    out.push_str(&indent(&crate::diff::render(&f.changes, style, 20)));
+                }
+                Class::RoundTripLoss => {
+                    let a: Vec<_> = f.paths.iter().map(|p| p.name()).collect();
+                    let _ = writeln!(
+                        out,
+                        "{}{tag}: input vs re-encoded {} value:",
+                        f.class,
+                        a.join(", ")
+                    );
+                    out.push_str(&indent(&crate::diff::render(&f.changes, style, 20)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// An error message for a redacted report: quoted parts (`serde_json` quotes the
+/// offending value, `"..."` or `` `...` ``) replaced by their length.
+fn redacted(message: &str, redact: bool) -> String {
+    use std::fmt::Write as _;
+    if !redact {
+        return message.to_owned();
+    }
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '"' || c == '`' {
+            let mut n = 0usize;
+            let mut closed = false;
+            while let Some(d) = chars.next() {
+                if d == '\\' && c == '"' {
+                    chars.next();
+                    n += 1;
+                } else if d == c {
+                    closed = true;
+                    break;
+                } else {
+                    n += 1;
+                }
+            }
+            let _ = write!(out, "<{n} chars>");
+            if !closed {
+                break;
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn indent(s: &str) -> String {
+    use std::fmt::Write as _;
+    s.lines().fold(String::new(), |mut out, l| {
+        let _ = writeln!(out, "  {l}");
+        out
+    })
+}
+
+fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_owned()
+    } else {
+        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// A disagreement a DTO declares acceptable, with the reason shown in reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Accept {
+    /// The class accepted.
+    pub class: Class,
+    /// Only when the paths on the "other side" are among these (error splits: the failing
+    /// paths; value splits: the paths that differ from the baseline). Empty: any paths.
+    pub only: &'static [DecodePath],
+    /// Why this is acceptable for this DTO.
+    pub reason: &'static str,
+}
+
+impl Accept {
+    fn covers(&self, class: Class, other_side: &[DecodePath]) -> bool {
+        self.class == class
+            && (self.only.is_empty() || other_side.iter().all(|p| self.only.contains(p)))
+    }
+}
+
+/// Which disagreements a DTO declares acceptable.
+pub type Accepts = &'static [Accept];
+
+/// A DTO family whose values may borrow from the input (`&'de str` fields).
+///
+/// Owned DTOs do not need this: use [`check`]. For a borrowing DTO `Memo<'de>`, declare
+/// `struct MemoFamily; impl BorrowedDto for MemoFamily { type Of<'de> = Memo<'de>; }` and
+/// use [`check_borrowed`]; the DOM path is then not applicable (`from_value` needs an owned
+/// type).
+pub trait BorrowedDto {
+    /// The DTO at lifetime `'de`.
+    type Of<'de>: Deserialize<'de> + Serialize;
+}
+
+/// Decodes `input` into `T` through every [`DecodePath`] and classifies the results.
+#[must_use]
+pub fn check<T: DeserializeOwned + Serialize>(input: &[u8], accepts: Accepts) -> Report {
+    let value = serde_json::from_slice::<serde_json::Value>(input);
+    let dom = match &value {
+        Ok(v) => PathResult::of(serde_json::from_value::<T>(v.clone())),
+        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
+    };
+    let direct = PathResult::of(serde_json::from_slice::<T>(input));
+    let borrow = match &value {
+        Ok(v) => PathResult::of(T::deserialize(v)),
+        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
+    };
+    let (jsonb, canonical) = text_paths(input, |t| PathResult::of(serde_json::from_slice::<T>(t)));
+    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+}
+
+/// Like [`check`], for DTOs that borrow from the input.
+#[must_use]
+pub fn check_borrowed<F: BorrowedDto>(input: &[u8], accepts: Accepts) -> Report {
+    let value = serde_json::from_slice::<serde_json::Value>(input);
+    let dom = PathResult::NotApplicable("from_value needs an owned (DeserializeOwned) type");
+    let direct = PathResult::of(serde_json::from_slice::<F::Of<'_>>(input));
+    let borrow = match &value {
+        Ok(v) => PathResult::of(F::Of::deserialize(v)),
+        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
+    };
+    let (jsonb, canonical) = text_paths(input, |t| {
+        PathResult::of(serde_json::from_slice::<F::Of<'_>>(t))
+    });
+    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+}
+
+/// The two paths that decode a transformed text: jsonb wire and canonical.
+fn text_paths(input: &[u8], decode: impl Fn(&[u8]) -> PathResult) -> (PathResult, PathResult) {
+    let jsonb = match crate::jsonb::to_wire(input, &crate::jsonb::JsonbOptions::default()) {
+        Ok(wire) => match crate::jsonb::wire_text(&wire) {
+            Ok(text) => decode(text),
+            Err(e) => PathResult::Failed(format!("jsonb wire: {e}")),
+        },
+        Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
+    };
+    let canonical = match crate::canonicalize(input) {
+        Ok(c) => decode(&c),
+        Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
+    };
+    (jsonb, canonical)
+}
+
+/// JSON-pointer changes from one decoded result to another.
+fn changes_between(old: &PathResult, new: &PathResult) -> Vec<Change> {
+    match (old, new) {
+        (PathResult::Decoded(a), PathResult::Decoded(b)) => diff_texts(a, b).unwrap_or_default(),
+        (PathResult::Decoded(a), PathResult::Unencodable { pointer, .. }) => {
+            vec![unencodable_change(pointer, Some(a), true)]
+        }
+        (PathResult::Unencodable { pointer, .. }, PathResult::Decoded(b)) => {
+            vec![unencodable_change(pointer, Some(b), false)]
+        }
+        (
+            PathResult::Unencodable { pointer: p, .. },
+            PathResult::Unencodable { pointer: q, .. },
+        ) => {
+            let mut v = vec![unencodable_change(p, None, true)];
+            if q != p {
+                v.push(unencodable_change(q, None, false));
+            }
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn classify(input: &[u8], results: [PathResult; 5], accepts: Accepts) -> Report {
+    let outcomes: Vec<(DecodePath, PathResult)> =
+        DecodePath::ALL.into_iter().zip(results).collect();
+    let input_canonical =
+        crate::canonicalize_with(input, &crate::Options::comparison()).map_err(|e| e.to_string());
+    let mut findings = Vec::new();
+    let applicable: Vec<&(DecodePath, PathResult)> = outcomes
+        .iter()
+        .filter(|(_, r)| !matches!(r, PathResult::NotApplicable(_)))
+        .collect();
+    let decoded: Vec<&(DecodePath, PathResult)> = applicable
+        .iter()
+        .copied()
+        .filter(|(_, r)| r.is_decoded())
+        .collect();
+    let failed: Vec<(DecodePath, String)> = applicable
+        .iter()
+        .filter_map(|(p, r)| match r {
+            PathResult::Failed(m) => Some((*p, m.clone())),
+            _ => None,
+        })
+        .collect();
+    let accepted = |c: Class, other: &[DecodePath]| accepts.iter().any(|a| a.covers(c, other));
+
+    if !decoded.is_empty() && !failed.is_empty() {
+        let failing: Vec<DecodePath> = failed.iter().map(|(p, _)| *p).collect();
+        findings.push(Finding {
+            class: Class::ErrorSplit,
+            accepted: accepted(Class::ErrorSplit, &failing),
+            paths: decoded.iter().map(|(p, _)| *p).collect(),
+            errors: failed,
+            against: Vec::new(),
+            changes: Vec::new(),
+        });
+    }
+
+    // Group decoded paths by value; the first group (in path order) is the baseline.
+    let mut groups: Vec<(Vec<u8>, &PathResult, Vec<DecodePath>)> = Vec::new();
+    for (p, r) in &decoded {
+        if let Some(key) = r.value_key() {
+            match groups.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, _, paths)) => paths.push(*p),
+                None => groups.push((key, r, vec![*p])),
+            }
+        }
+    }
+    if let Some(((_, base, base_paths), rest)) = groups.split_first() {
+        for (_, other, other_paths) in rest {
+            findings.push(Finding {
+                class: Class::ValueSplit,
+                accepted: accepted(Class::ValueSplit, other_paths),
+                paths: base_paths.clone(),
+                errors: Vec::new(),
+                against: other_paths.clone(),
+                changes: changes_between(base, other),
+            });
+        }
+        // Round trip: the baseline value re-encoded against the input's comparison form.
+        if let Ok(input_c) = &input_canonical {
+            let changes = match base {
+                PathResult::Decoded(b) if b != input_c => {
+                    diff_texts(input_c, b).unwrap_or_default()
+                }
+                PathResult::Unencodable { pointer, .. } => {
+                    vec![unencodable_change(pointer, Some(input_c), true)]
+                }
+                _ => Vec::new(),
+            };
+            if !changes.is_empty() || matches!(base, PathResult::Decoded(b) if b != input_c) {
+                findings.push(Finding {
+                    class: Class::RoundTripLoss,
+                    accepted: accepted(Class::RoundTripLoss, base_paths),
+                    paths: base_paths.clone(),
+                    errors: Vec::new(),
+                    against: Vec::new(),
+                    changes,
+                });
+            }
+        }
+    }
+    Report {
+        outcomes,
+        input_canonical,
+        findings,
+    }
+}

@@ -1,0 +1,91 @@
+//! The DTO catalogue: realistic types of services that keep JSON in PostgreSQL, each with
+//! its decode check, its document generator and a sample, registered by name.
+
+mod article;
+mod contact;
+mod drive_policy;
+mod event_context;
+mod ledger;
+mod value;
+
+pub use article::{Article, ArticleAuthor, ArticleBatch};
+pub use contact::{Contact, ContactKind, EmailAddress, PhoneNumber, PostalAddress};
+pub use drive_policy::DrivePolicy;
+pub use event_context::{ContextMap, ContextValue, EventContext};
+pub use ledger::{LedgerEntry, LedgerEntryFamily};
+
+use crate::decode::{Accepts, Report};
+use crate::generate::{Gen, Json};
+
+/// One registered DTO.
+#[derive(Clone, Copy)]
+pub struct DtoSpec {
+    /// Name for `--dto NAME`.
+    pub name: &'static str,
+    /// What it models, in one line.
+    pub summary: &'static str,
+    /// Disagreements it declares acceptable (with reasons).
+    pub accepts: Accepts,
+    /// Decodes a document through every path.
+    pub check: fn(&[u8]) -> Report,
+    /// Generates a document of this DTO's shape.
+    pub generate: fn(&mut Gen) -> Json,
+    /// A representative document.
+    pub sample: &'static str,
+}
+
+impl std::fmt::Debug for DtoSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DtoSpec")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every registered DTO.
+#[must_use]
+pub fn catalogue() -> &'static [DtoSpec] {
+    &CATALOGUE
+}
+
+/// The DTO registered under `name`.
+#[must_use]
+pub fn find(name: &str) -> Option<&'static DtoSpec> {
+    CATALOGUE.iter().find(|d| d.name == name)
+}
+
+static CATALOGUE: [DtoSpec; 6] = [
+    contact::SPEC,
+    drive_policy::SPEC,
+    event_context::SPEC,
+    article::SPEC,
+    ledger::SPEC,
+    value::SPEC,
+];
+
+/// Text without U+0000: PostgreSQL's jsonb cannot store it, so no document read from a
+/// jsonb column contains it (the `value` DTO covers that case on purpose).
+pub(crate) fn text(g: &mut Gen, max: usize) -> String {
+    g.string(max).chars().filter(|&c| c != '\0').collect()
+}
+
+/// A serializable value as a generated document tree.
+pub(crate) fn tree<T: serde::Serialize>(value: &T) -> Json {
+    serde_json::to_value(value).map_or(Json::Null, |v| Json::from(&v))
+}
+
+/// A double in a realistic range with a realistic number of digits.
+pub(crate) fn measure(g: &mut Gen, scale: f64) -> f64 {
+    let r = g.rng();
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "53 random bits are exact in a double"
+    )]
+    let unit = (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let x = (unit * 2.0 - 1.0) * scale;
+    match r.below(3) {
+        0 => (x * 1e6).round() / 1e6,
+        1 => (x * 100.0).round() / 100.0,
+        _ => x,
+    }
+}

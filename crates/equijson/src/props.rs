@@ -1,0 +1,290 @@
+//! Property checks over generated documents: the same `(seed, cases, dto)` runs the same
+//! cases and gives the same digest on every target, natively and in WebAssembly.
+
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use crate::diff::DiffStyle;
+use crate::dto::{self, DtoSpec};
+use crate::generate::{Gen, Json, Style, shrink};
+
+/// What to run.
+#[derive(Debug, Clone, Copy)]
+pub struct PropsConfig {
+    /// Seed of the whole run; case `i` uses its own stream derived from it.
+    pub seed: u64,
+    /// Number of cases.
+    pub cases: u64,
+    /// The DTO whose documents are generated; `None` means any JSON (`value`).
+    pub dto: Option<&'static DtoSpec>,
+    /// Size parameter of the generator.
+    pub size: usize,
+    /// Most candidates tried while shrinking a failure.
+    pub max_shrink: usize,
+    /// Describe failures without values (pointers, kinds and lengths only).
+    pub redact: bool,
+}
+
+impl PropsConfig {
+    /// `cases` cases from `seed` for `dto` with default size and shrink budget.
+    #[must_use]
+    pub fn new(seed: u64, cases: u64, dto: Option<&'static DtoSpec>) -> Self {
+        Self {
+            seed,
+            cases,
+            dto,
+            size: 6,
+            max_shrink: 20_000,
+            redact: false,
+        }
+    }
+
+    fn spec(&self) -> &'static DtoSpec {
+        match self.dto {
+            Some(d) => d,
+            None => dto::find("value").unwrap_or(&dto::catalogue()[0]),
+        }
+    }
+}
+
+/// The properties checked on every case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Property {
+    /// canonicalize(canonicalize(x)) == canonicalize(x).
+    Idempotent,
+    /// Two spellings of the same document (member order, whitespace, escapes) have the
+    /// same canonical form.
+    PermutationInvariant,
+    /// Every decode path agrees, or the disagreement is declared by the DTO.
+    PathsAgree,
+}
+
+impl Property {
+    /// Short name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Idempotent => "canonical idempotence",
+            Self::PermutationInvariant => "permutation invariance",
+            Self::PathsAgree => "decode paths agree",
+        }
+    }
+}
+
+/// A failing case, shrunk.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// Case number (replay with the same seed).
+    pub case: u64,
+    /// The property that failed.
+    pub property: Property,
+    /// The generated document as first found.
+    pub original: String,
+    /// The smallest failing document found by shrinking.
+    pub shrunk: String,
+    /// Shrink steps taken.
+    pub steps: usize,
+    /// What went wrong on the shrunk document (a decode report or a diff).
+    pub detail: String,
+}
+
+/// The result of a run.
+#[derive(Debug, Clone)]
+pub struct PropsOutcome {
+    /// The DTO that was exercised.
+    pub dto: &'static str,
+    /// Cases run.
+    pub cases: u64,
+    /// Cases on which every property held.
+    pub passed: u64,
+    /// Cases on which some property failed.
+    pub failed: u64,
+    /// SHA-256 (hex) over the canonical form of every case, in order: the portable
+    /// fingerprint of what was generated.
+    pub digest: String,
+    /// The first failure, shrunk.
+    pub first_failure: Option<Failure>,
+}
+
+/// The text of case `case`: its document tree and the seed of its spelling.
+#[must_use]
+pub fn case(cfg: &PropsConfig, case: u64) -> (Json, u64) {
+    let mut g = Gen::for_case(cfg.seed, case, cfg.size);
+    let tree = (cfg.spec().generate)(&mut g);
+    let style = g.rng().next_u64();
+    (tree, style)
+}
+
+/// Runs the properties; `progress(done, failed)` is called after every case.
+pub fn run(cfg: &PropsConfig, mut progress: impl FnMut(u64, u64)) -> PropsOutcome {
+    let spec = cfg.spec();
+    let mut hasher = Sha256::new();
+    let mut passed = 0;
+    let mut failed = 0;
+    let mut first_failure = None;
+    for i in 0..cfg.cases {
+        let (tree, style) = case(cfg, i);
+        let text = tree.render(Style::Seeded(style));
+        if let Ok(c) = crate::canonicalize(text.as_bytes()) {
+            hasher.update(&c);
+        } else {
+            hasher.update(b"!");
+            hasher.update(text.as_bytes());
+        }
+        hasher.update(b"\n");
+        match failing_property(spec, &tree, style) {
+            None => passed += 1,
+            Some(property) => {
+                failed += 1;
+                if first_failure.is_none() {
+                    first_failure = Some(shrink_failure(cfg, spec, i, property, tree, style));
+                }
+            }
+        }
+        progress(i + 1, failed);
+    }
+    let digest = hasher
+        .finalize()
+        .iter()
+        .fold(String::with_capacity(64), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        });
+    PropsOutcome {
+        dto: spec.name,
+        cases: cfg.cases,
+        passed,
+        failed,
+        digest,
+        first_failure,
+    }
+}
+
+/// What a failure looks like, so that shrinking keeps the same failure and does not wander
+/// off to a different one: the property and, for decode disagreements, the first
+/// unaccepted finding's class and paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Signature {
+    property: Property,
+    finding: Option<(crate::decode::Class, Vec<crate::decode::DecodePath>)>,
+}
+
+fn signature_of(spec: &DtoSpec, property: Property, text: &str) -> Signature {
+    let finding = (property == Property::PathsAgree)
+        .then(|| {
+            let report = (spec.check)(text.as_bytes());
+            report.findings.into_iter().find(|f| !f.accepted).map(|f| {
+                let mut paths = f.against;
+                paths.extend(f.errors.iter().map(|(p, _)| *p));
+                (f.class, paths)
+            })
+        })
+        .flatten();
+    Signature { property, finding }
+}
+
+/// The first property that fails on a document spelled with `style`, if any.
+fn failing_property(spec: &DtoSpec, tree: &Json, style: u64) -> Option<Property> {
+    let text = tree.render(Style::Seeded(style));
+    let canonical = crate::canonicalize(text.as_bytes());
+    if let Ok(c) = &canonical {
+        if crate::canonicalize(c).as_ref().ok() != Some(c) {
+            return Some(Property::Idempotent);
+        }
+    }
+    let other = tree.render(Style::Seeded(style.rotate_left(17) ^ 0x5DEE_CE66_D1CE_4E5B));
+    let same = match (&canonical, crate::canonicalize(other.as_bytes())) {
+        (Ok(a), Ok(b)) => *a == b,
+        (Err(a), Err(b)) => a.kind() == b.kind(),
+        _ => false,
+    };
+    if !same {
+        return Some(Property::PermutationInvariant);
+    }
+    if (spec.check)(text.as_bytes()).is_divergent() {
+        return Some(Property::PathsAgree);
+    }
+    None
+}
+
+fn shrink_failure(
+    cfg: &PropsConfig,
+    spec: &DtoSpec,
+    case: u64,
+    property: Property,
+    tree: Json,
+    style: u64,
+) -> Failure {
+    let original = tree.render(Style::Seeded(style));
+    let wanted = signature_of(spec, property, &original);
+    let fails = |t: &Json| {
+        failing_property(spec, t, style) == Some(property)
+            && signature_of(spec, property, &t.render(Style::Seeded(style))) == wanted
+    };
+    let (small, steps) = shrink(tree, Json::shrink, fails, cfg.max_shrink);
+    // Prefer the plain spelling when it shows the same failure.
+    let compact = small.render(Style::Compact);
+    let shrunk = if failing_property_text(spec, &compact) == Some(property)
+        && signature_of(spec, property, &compact) == wanted
+    {
+        compact
+    } else {
+        small.render(Style::Seeded(style))
+    };
+    let detail = if cfg.redact {
+        match property {
+            Property::PathsAgree => (spec.check)(shrunk.as_bytes()).render(DiffStyle {
+                redact: true,
+                ..DiffStyle::default()
+            }),
+            p => format!("{} fails (details withheld by --redact)", p.name()),
+        }
+    } else {
+        describe(spec, property, &shrunk, &small, style)
+    };
+    Failure {
+        case,
+        property,
+        original,
+        shrunk,
+        steps,
+        detail,
+    }
+}
+
+/// Like `failing_property` for a fixed text (only the text-level properties).
+fn failing_property_text(spec: &DtoSpec, text: &str) -> Option<Property> {
+    if let Ok(c) = crate::canonicalize(text.as_bytes()) {
+        if crate::canonicalize(&c).as_ref().ok() != Some(&c) {
+            return Some(Property::Idempotent);
+        }
+    }
+    (spec.check)(text.as_bytes())
+        .is_divergent()
+        .then_some(Property::PathsAgree)
+}
+
+fn describe(spec: &DtoSpec, property: Property, text: &str, tree: &Json, style: u64) -> String {
+    match property {
+        Property::PathsAgree => (spec.check)(text.as_bytes()).render(DiffStyle::default()),
+        Property::Idempotent => match crate::canonicalize(text.as_bytes()) {
+            Ok(c) => format!(
+                "canonical: {}\ncanonical of that: {:?}",
+                String::from_utf8_lossy(&c),
+                crate::canonicalize(&c).map(|d| String::from_utf8_lossy(&d).into_owned())
+            ),
+            Err(e) => format!("canonicalize: {e}"),
+        },
+        Property::PermutationInvariant => {
+            let other = tree.render(Style::Seeded(style.rotate_left(17) ^ 0x5DEE_CE66_D1CE_4E5B));
+            format!(
+                "spelling A: {text}\nspelling B: {other}\ncanonical A: {:?}\ncanonical B: {:?}",
+                crate::canonicalize(text.as_bytes())
+                    .map(|c| String::from_utf8_lossy(&c).into_owned()),
+                crate::canonicalize(other.as_bytes())
+                    .map(|c| String::from_utf8_lossy(&c).into_owned()),
+            )
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Property runs: deterministic per seed, the digests recorded in tests/data/props-digests.tsv
+//! (which the wasm32 tests reproduce in Node), shrinking, and the catalogue's verdicts.
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed expectation should abort the test"
+)]
+
+use equijson::dto;
+use equijson::generate::{Json, Rng};
+use equijson::props::{Property, PropsConfig, run};
+
+const DIGESTS: &str = include_str!("../../../tests/data/props-digests.tsv");
+
+fn cfg(seed: u64, cases: u64, dto_name: &str) -> PropsConfig {
+    PropsConfig::new(seed, cases, Some(dto::find(dto_name).unwrap()))
+}
+
+#[test]
+fn recorded_digests_are_reproduced() {
+    let mut rows = 0;
+    for line in DIGESTS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let mut c = cfg(f[0].parse().unwrap(), f[1].parse().unwrap(), f[2]);
+        c.size = f[3].parse().unwrap();
+        let out = run(&c, |_, _| {});
+        assert_eq!(out.passed.to_string(), f[4], "passed, row {line}");
+        assert_eq!(out.failed.to_string(), f[5], "failed, row {line}");
+        assert_eq!(out.digest, f[6], "digest, row {line}");
+        rows += 1;
+    }
+    assert!(rows >= 6, "only {rows} digest rows");
+}
+
+#[test]
+fn random_stream_is_recorded() {
+    let mut r = Rng::new(0);
+    let got: Vec<u64> = (0..4).map(|_| r.next_u64()).collect();
+    let want: Vec<u64> = include_str!("../../../tests/data/rng-seed0.txt")
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn same_seed_same_run_other_seed_other_cases() {
+    let a = run(&cfg(11, 50, "contact"), |_, _| {});
+    let b = run(&cfg(11, 50, "contact"), |_, _| {});
+    let c = run(&cfg(12, 50, "contact"), |_, _| {});
+    assert_eq!((a.digest.as_str(), a.passed), (b.digest.as_str(), b.passed));
+    assert_ne!(a.digest, c.digest);
+    // A case can be replayed alone: case i of a run is independent of the cases before it.
+    let whole = equijson::props::case(&cfg(11, 50, "contact"), 37);
+    let alone = equijson::props::case(&cfg(11, 38, "contact"), 37);
+    assert_eq!(whole, alone);
+}
+
+#[test]
+fn progress_is_reported_for_every_case() {
+    let mut seen = Vec::new();
+    let out = run(&cfg(1, 20, "value"), |done, _| seen.push(done));
+    assert_eq!(seen, (1..=20).collect::<Vec<u64>>());
+    assert_eq!(out.passed + out.failed, 20);
+}
+
+#[test]
+fn catalogue_dtos_hold_their_properties() {
+    for name in [
+        "contact",
+        "drive-policy",
+        "event-context",
+        "articles",
+        "value",
+    ] {
+        let out = run(&cfg(2026, 300, name), |_, _| {});
+        let detail = out
+            .first_failure
+            .as_ref()
+            .map(|f| format!("{}\n{}\n{}", f.original, f.shrunk, f.detail));
+        assert_eq!(out.failed, 0, "{name}: {detail:?}");
+    }
+}
+
+#[test]
+fn the_divergent_dto_fails_and_shrinks_to_a_small_counterexample() {
+    let out = run(&cfg(7, 100, "ledger-entry"), |_, _| {});
+    assert!(out.failed > 0);
+    let f = out.first_failure.unwrap();
+    assert_eq!(f.property, Property::PathsAgree);
+    assert!(f.steps > 0);
+    assert!(
+        f.shrunk.len() < f.original.len(),
+        "{} !< {}",
+        f.shrunk,
+        f.original
+    );
+    // The shrunk document still diverges, and is a small object.
+    let spec = dto::find("ledger-entry").unwrap();
+    assert!((spec.check)(f.shrunk.as_bytes()).is_divergent());
+    assert!(f.detail.contains("verdict: divergent"), "{}", f.detail);
+}
+
+/// A complexity measure under which every candidate must be strictly smaller:
+/// null < 0 < 1 < other numbers, shorter texts, fewer values.
+fn cost(j: &Json) -> usize {
+    match j {
+        Json::Null => 1,
+        Json::Bool(_) => 2,
+        Json::Number(n) => 2 + n.len() + usize::from(n != "0"),
+        Json::String(s) => 2 + s.chars().count(),
+        Json::Array(items) => 2 + items.iter().map(cost).sum::<usize>(),
+        Json::Object(members) => {
+            2 + members
+                .iter()
+                .map(|(k, v)| k.len() + cost(v))
+                .sum::<usize>()
+        }
+    }
+}
+
+#[test]
+fn shrinking_candidates_are_strictly_smaller() {
+    let doc = Json::Object(vec![
+        (
+            "a".into(),
+            Json::Array(vec![
+                Json::Number("12.5".into()),
+                Json::String("xyz".into()),
+            ]),
+        ),
+        ("b".into(), Json::Bool(true)),
+    ]);
+    let mut frontier = vec![doc];
+    let mut checked = 0;
+    // Depth-first over the candidate tree, far enough to reach the leaves.
+    while let Some(d) = frontier.pop().filter(|_| checked < 5_000) {
+        for c in d.shrink() {
+            assert!(cost(&c) < cost(&d), "{c:?} is not smaller than {d:?}");
+            checked += 1;
+            frontier.push(c);
+        }
+    }
+    assert!(checked > 50, "only {checked} candidates");
+    // And shrinking terminates from any number spelling (no 0 <-> 1 cycle).
+    let (small, _) =
+        equijson::generate::shrink(Json::Number("123.456".into()), Json::shrink, |_| true, 1000);
+    assert_eq!(small, Json::Null);
+}
