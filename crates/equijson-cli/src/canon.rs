@@ -27,7 +27,8 @@ Policies (defaults are strict RFC 8785):
 Exit codes:
   0  every document is valid (and was written)
   1  some document is invalid: FILE:LINE:COL: error: MESSAGE on stderr
-  2  usage or I/O error (e.g. a FILE cannot be read, stdout closed)
+  2  usage or I/O error (a FILE cannot be read, standard output cannot be written)
+A reader that stops early (`| head`) ends the run without an error of its own.
 
 Examples:
   equijson canon doc.json | sha256sum
@@ -92,6 +93,15 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
     } else {
         args.files.iter().map(|f| Source::from_arg(f)).collect()
     };
+    if sources
+        .iter()
+        .filter(|s| matches!(s, Source::Stdin))
+        .count()
+        > 1
+    {
+        eprintln!("equijson: error: `-` (standard input) can be given only once");
+        return Status::Environment;
+    }
     let several = sources.len() > 1;
     let mut canon = Canonicalizer::new(args.options());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -127,11 +137,11 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
             }
         });
         if let Err(e) = written {
-            return crate::report::write_failed(&e);
+            return crate::report::write_failed(&e, status);
         }
     }
     if let Err(e) = out.flush() {
-        return crate::report::write_failed(&e);
+        return crate::report::write_failed(&e, status);
     }
     status
 }

@@ -61,10 +61,11 @@ pub(crate) fn run(args: &DecodeArgs) -> Status {
         redact: args.redact,
         ..DiffStyle::default()
     };
-    println!("dto: {}", spec.name);
-    print!("{}", report.render(style));
-    match report.verdict() {
+    let mut out = format!("dto: {}\n", spec.name);
+    out.push_str(&report.render(style));
+    let status = match report.verdict() {
         Verdict::Equivalent | Verdict::Accepted => Status::Success,
         Verdict::Rejected | Verdict::Divergent => Status::Invalid,
-    }
+    };
+    crate::report::emit(&out, status)
 }

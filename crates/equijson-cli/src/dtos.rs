@@ -1,5 +1,7 @@
 //! `equijson dtos`: the DTO catalogue, and `--dto` name checking for other subcommands.
 
+use std::fmt::Write as _;
+
 use clap::Args;
 
 use crate::exit::Status;
@@ -18,14 +20,15 @@ pub(crate) struct DtosArgs {
 
 /// Runs `equijson dtos`.
 pub(crate) fn run(args: &DtosArgs) -> Status {
+    let mut out = String::new();
     if let Some(name) = &args.sample {
         if let Some(d) = equijson::dto::find(name) {
-            println!("{}", d.sample);
+            let _ = writeln!(out, "{}", d.sample);
         }
-        return Status::Success;
+        return crate::report::emit(&out, Status::Success);
     }
     for d in equijson::dto::catalogue() {
-        println!("{:<14} {}", d.name, d.summary);
+        let _ = writeln!(out, "{:<14} {}", d.name, d.summary);
         for a in d.accepts {
             let only: Vec<&str> = a.only.iter().map(|p| p.name()).collect();
             let scope = if only.is_empty() {
@@ -33,13 +36,13 @@ pub(crate) fn run(args: &DtosArgs) -> Status {
             } else {
                 format!(" ({})", only.join(", "))
             };
-            println!("{:<14}   accepts {}{scope}: {}", "", a.class, a.reason);
+            let _ = writeln!(out, "{:<14}   accepts {}{scope}: {}", "", a.class, a.reason);
         }
         if args.samples {
-            println!("{:<14}   sample: {}", "", d.sample);
+            let _ = writeln!(out, "{:<14}   sample: {}", "", d.sample);
         }
     }
-    Status::Success
+    crate::report::emit(&out, Status::Success)
 }
 
 /// clap value parser: a registered DTO name.

@@ -1,5 +1,6 @@
 //! `equijson props`: seeded property checks with shrinking and a portable digest.
 
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -39,9 +40,10 @@ pub(crate) struct PropsArgs {
     #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
     dto: Option<String>,
 
-    /// Size parameter of the generator (collection lengths).
-    #[arg(long, value_name = "N", default_value_t = 6)]
-    size: usize,
+    /// Size parameter of the generator: bounds the length of arrays, objects and repeated
+    /// DTO fields (0 to 32).
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u8).range(0..=32))]
+    size: u8,
 
     /// Show JSON pointers, kinds and lengths in diffs, but no values.
     #[arg(long)]
@@ -61,7 +63,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     let dto = args.dto.as_deref().and_then(equijson::dto::find);
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut cfg = PropsConfig::new(seed, args.cases, dto);
-    cfg.size = args.size;
+    cfg.size = usize::from(args.size);
     cfg.redact = args.redact;
     let show_progress = std::io::stderr().is_terminal();
     let started = Instant::now();
@@ -75,28 +77,31 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     if show_progress && started.elapsed() > Duration::from_millis(500) {
         eprintln!();
     }
-    println!("dto: {}", outcome.dto);
-    println!("seed: {seed}");
-    println!("cases: {}", outcome.cases);
-    println!("passed: {}", outcome.passed);
-    println!("failed: {}", outcome.failed);
-    println!("digest: {}", outcome.digest);
+    let mut out = String::new();
+    let _ = writeln!(out, "dto: {}", outcome.dto);
+    let _ = writeln!(out, "seed: {seed}");
+    let _ = writeln!(out, "cases: {}", outcome.cases);
+    let _ = writeln!(out, "passed: {}", outcome.passed);
+    let _ = writeln!(out, "failed: {}", outcome.failed);
+    let _ = writeln!(out, "digest: {}", outcome.digest);
     let Some(f) = outcome.first_failure else {
-        return Status::Success;
+        return crate::report::emit(&out, Status::Success);
     };
-    println!();
-    println!(
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
         "first failure: case {} ({}), shrunk in {} steps",
         f.case,
         f.property.name(),
         f.steps
     );
-    println!("original: {}", f.original);
-    println!("shrunk:   {}", f.shrunk);
+    let _ = writeln!(out, "original: {}", one_line(&f.original));
+    let _ = writeln!(out, "shrunk:   {}", one_line(&f.shrunk));
     for line in f.detail.lines() {
-        println!("  {line}");
+        let _ = writeln!(out, "  {line}");
     }
-    println!(
+    let _ = writeln!(
+        out,
         "replay: equijson props --seed {seed} --cases {} --size {}{}",
         f.case + 1,
         args.size,
@@ -105,7 +110,17 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
             .map(|d| format!(" --dto {d}"))
             .unwrap_or_default()
     );
-    Status::Invalid
+    crate::report::emit(&out, Status::Invalid)
+}
+
+/// The document as is when it fits one line, else as a JSON string literal (marked so).
+fn one_line(doc: &str) -> String {
+    if doc.contains(['\n', '\r']) {
+        let literal = equijson::to_canonical_string(doc).unwrap_or_else(|_| format!("{doc:?}"));
+        format!("{literal} (a JSON string holding the document: it spans lines)")
+    } else {
+        doc.to_owned()
+    }
 }
 
 fn clock_seed() -> u64 {

@@ -11,12 +11,23 @@ pub(crate) fn located(name: &str, e: &equijson::Error) -> String {
     }
 }
 
-/// Standard output failed. A closed pipe (`equijson canon big.json | head -c 10`) is
-/// the reader's choice, not an error worth a message.
-pub(crate) fn write_failed(e: &std::io::Error) -> Status {
+/// Standard output failed; `so_far` is the status before. A closed pipe
+/// (`equijson canon big.json | head -c 10`) is the reader's choice: no message, and the
+/// status so far stands. Anything else (a full disk, a closed descriptor) is exit 2.
+pub(crate) fn write_failed(e: &std::io::Error, so_far: Status) -> Status {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
-        return Status::Success;
+        return so_far;
     }
     eprintln!("equijson: error: cannot write to standard output: {e}");
-    Status::Environment
+    so_far.max(Status::Environment)
+}
+
+/// Writes a whole report to standard output; `status` is what the command decided.
+pub(crate) fn emit(text: &str, status: Status) -> Status {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => status,
+        Err(e) => write_failed(&e, status),
+    }
 }

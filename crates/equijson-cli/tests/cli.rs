@@ -11,12 +11,8 @@ fn equijson(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn equijson");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("write stdin");
+    // A command that fails before reading its input closes the pipe: that is fine here.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
     child.wait_with_output().expect("wait")
 }
 
@@ -189,4 +185,178 @@ fn binary_garbage_is_exit_1_with_a_position() {
     let o = equijson(&["canon"], b"[\"a\xFFb\"]");
     assert_eq!(code(&o), 1);
     assert_eq!(stderr(&o), "<stdin>:1:4: error: invalid UTF-8\n");
+}
+
+#[test]
+fn dtos_lists_the_catalogue_and_prints_samples() {
+    let o = equijson(&["dtos"], b"");
+    assert_eq!(code(&o), 0);
+    let text = String::from_utf8_lossy(&o.stdout);
+    for name in [
+        "contact",
+        "drive-policy",
+        "event-context",
+        "articles",
+        "ledger-entry",
+        "value",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(name)),
+            "{name} missing:\n{text}"
+        );
+    }
+    let sample = equijson(&["dtos", "--sample", "contact"], b"");
+    assert_eq!(code(&sample), 0);
+    assert!(sample.stdout.starts_with(b"{\"id\""));
+    assert_eq!(code(&equijson(&["dtos", "--sample", "nope"], b"")), 2);
+}
+
+#[test]
+fn decode_classifies_and_sets_the_exit_code() {
+    // Every path agrees on a contact sample: exit 0.
+    let sample = equijson(&["dtos", "--sample", "contact"], b"").stdout;
+    let o = equijson(&["decode", "--dto", "contact"], &sample);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("verdict: equivalent"));
+
+    // Duplicate keys: direct errors, DOM keeps the last value. Exit 1, both messages shown.
+    let dup = br#"{"account":"a","amount_minor":1,"fx_rate":0.5,"memo":"m","memo":"n"}"#;
+    let o = equijson(&["decode", "--dto", "ledger-entry"], dup);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 1, "{out}");
+    assert!(out.contains("verdict: divergent"), "{out}");
+    assert!(out.contains("error-split"), "{out}");
+    assert!(out.contains("duplicate field `memo`"), "{out}");
+
+    // Not JSON at all: every path rejects it. Exit 1, verdict rejected.
+    let o = equijson(&["decode", "--dto", "articles"], b"[1,");
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("verdict: rejected"));
+
+    // Unknown DTO and unreadable file: exit 2.
+    assert_eq!(code(&equijson(&["decode", "--dto", "nope"], b"{}")), 2);
+    assert_eq!(
+        code(&equijson(
+            &["decode", "--dto", "value", "/nonexistent/x.json"],
+            b""
+        )),
+        2
+    );
+}
+
+#[test]
+fn decode_redacts_values() {
+    let doc = br#"{"account":"sk_live_SECRET","amount_minor":18446744073709551616,"fx_rate":1.0000000596046448,"memo":"sk_live_SECRET"}"#;
+    let o = equijson(&["decode", "--dto", "ledger-entry", "--redact"], doc);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 1);
+    assert!(!out.contains("sk_live_SECRET"), "{out}");
+    assert!(!out.contains("18446744073709551616"), "{out}");
+    assert!(out.contains("/fx_rate"), "{out}");
+}
+
+#[test]
+fn props_prints_counts_and_a_digest_and_is_deterministic() {
+    let run = |seed: &str| {
+        equijson(
+            &["props", "--seed", seed, "--cases", "40", "--dto", "contact"],
+            b"",
+        )
+    };
+    let a = run("5");
+    assert_eq!(code(&a), 0, "{}", String::from_utf8_lossy(&a.stdout));
+    let text = String::from_utf8_lossy(&a.stdout).into_owned();
+    for line in [
+        "dto: contact",
+        "seed: 5",
+        "cases: 40",
+        "passed: 40",
+        "failed: 0",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} missing:\n{text}");
+    }
+    let digest = text
+        .lines()
+        .find_map(|l| l.strip_prefix("digest: "))
+        .unwrap();
+    assert_eq!(digest.len(), 64);
+    assert!(digest.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(run("5").stdout, a.stdout);
+    assert_ne!(run("0x5").stdout, run("6").stdout);
+    assert_eq!(
+        run("0x5").stdout,
+        a.stdout.as_slice(),
+        "hex and decimal seeds are the same seed"
+    );
+}
+
+#[test]
+fn props_failure_prints_the_shrunk_counterexample_and_exits_1() {
+    let o = equijson(
+        &[
+            "props",
+            "--seed",
+            "7",
+            "--cases",
+            "50",
+            "--dto",
+            "ledger-entry",
+        ],
+        b"",
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 1, "{text}");
+    assert!(text.contains("first failure: case "), "{text}");
+    let shrunk = text
+        .lines()
+        .find_map(|l| l.strip_prefix("shrunk:   "))
+        .unwrap();
+    let original = text
+        .lines()
+        .find_map(|l| l.strip_prefix("original: "))
+        .unwrap();
+    assert!(shrunk.len() <= original.len(), "{text}");
+    assert!(text.contains("replay: equijson props --seed 7"), "{text}");
+    // The shrunk document, fed to `decode`, diverges too.
+    let o = equijson(&["decode", "--dto", "ledger-entry"], shrunk.as_bytes());
+    assert_eq!(code(&o), 1);
+    assert_eq!(code(&equijson(&["props", "--seed", "x"], b"")), 2);
+}
+
+#[test]
+fn a_full_disk_is_exit_2_not_a_crash() {
+    // Regression: `println!` panicked (exit 101) when standard output could not be written.
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not on this platform
+    };
+    for args in [
+        &["dtos"][..],
+        &["props", "--seed", "1", "--cases", "3"],
+        &["canon", "-"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(full.try_clone().expect("dup /dev/full"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        // Commands that do not read stdin may exit before this write: ignore a closed pipe.
+        let _ = child.stdin.take().expect("stdin").write_all(b"[1]");
+        let o = child.wait_with_output().expect("wait");
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to standard output"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn stdin_twice_and_oversized_props_are_usage_errors() {
+    let o = equijson(&["canon", "-", "-"], b"[1]");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("only once"), "{}", stderr(&o));
+    assert_eq!(code(&equijson(&["props", "--size", "33"], b"")), 2);
 }

@@ -10,13 +10,34 @@ use wasm_bindgen::prelude::*;
 
 /// The RFC 8785 canonical form of a JSON text.
 ///
+/// A JavaScript string may hold unpaired surrogates, which converting it to UTF-8 would
+/// silently replace with U+FFFD; such a string is rejected instead, like an unpaired
+/// surrogate escape in the text.
+///
 /// # Errors
 /// A JS `Error` whose message is `LINE:COL: what` for invalid input.
 #[wasm_bindgen]
-pub fn canonicalize(text: &str) -> Result<String, JsError> {
+pub fn canonicalize(text: &js_sys::JsString) -> Result<String, JsError> {
+    let text = utf8(text)?;
     let bytes =
         equijson::canonicalize(text.as_bytes()).map_err(|e| JsError::new(&e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The string as UTF-8, refusing unpaired surrogates instead of replacing them.
+fn utf8(text: &js_sys::JsString) -> Result<String, JsError> {
+    if !text.is_valid_utf16() {
+        let units: Vec<u16> = text.iter().collect();
+        let at = char::decode_utf16(units.iter().copied())
+            .take_while(Result::is_ok)
+            .map(|c| c.map_or(1, char::len_utf16))
+            .sum::<usize>();
+        return Err(JsError::new(&format!(
+            "unpaired surrogate U+{:04X} at UTF-16 index {at} of the string",
+            units.get(at).copied().unwrap_or(0)
+        )));
+    }
+    Ok(String::from(text))
 }
 
 /// The RFC 8785 canonical form of JSON given as UTF-8 bytes (a `Uint8Array`).
@@ -55,11 +76,12 @@ pub fn dtos() -> String {
 /// Decodes `text` into the DTO `dto` through every path; the report as JSON text.
 ///
 /// # Errors
-/// A JS `Error` for an unknown DTO name.
+/// A JS `Error` for an unknown DTO name or a string with unpaired surrogates.
 #[wasm_bindgen]
-pub fn decode(dto: &str, text: &str, redact: bool) -> Result<String, JsError> {
+pub fn decode(dto: &str, text: &js_sys::JsString, redact: bool) -> Result<String, JsError> {
     let spec =
         equijson::dto::find(dto).ok_or_else(|| JsError::new(&format!("unknown DTO {dto:?}")))?;
+    let text = utf8(text)?;
     let report = (spec.check)(text.as_bytes());
     let style = DiffStyle {
         redact,

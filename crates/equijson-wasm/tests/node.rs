@@ -79,8 +79,30 @@ fn rfc8785_vectors() {
         ),
     ];
     for (input, output) in cases {
-        assert_eq!(equijson_wasm::canonicalize(input).unwrap(), output);
+        assert_eq!(equijson_wasm::canonicalize(&input.into()).unwrap(), output);
     }
+}
+
+#[wasm_bindgen_test]
+fn unpaired_surrogates_in_js_strings_are_refused_not_replaced() {
+    // ["a<U+D800>"] with a raw lone surrogate in the JS string (not an escape).
+    let units: Vec<u16> = "[\"a"
+        .encode_utf16()
+        .chain([0xD800])
+        .chain("\"]".encode_utf16())
+        .collect();
+    let s = js_sys::JsString::from_char_code(&units);
+    assert!(equijson_wasm::canonicalize(&s).is_err());
+    // A well-formed astral character passes.
+    let ok: Vec<u16> = "[\""
+        .encode_utf16()
+        .chain("😂".encode_utf16())
+        .chain("\"]".encode_utf16())
+        .collect();
+    assert_eq!(
+        equijson_wasm::canonicalize(&js_sys::JsString::from_char_code(&ok)).unwrap(),
+        "[\"😂\"]"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -93,7 +115,12 @@ fn decode_reports_divergence_of_the_ledger_sample() {
         .find(|d| d["name"] == "ledger-entry")
         .unwrap();
     let report: serde_json::Value = serde_json::from_str(
-        &equijson_wasm::decode("ledger-entry", ledger["sample"].as_str().unwrap(), false).unwrap(),
+        &equijson_wasm::decode(
+            "ledger-entry",
+            &ledger["sample"].as_str().unwrap().into(),
+            false,
+        )
+        .unwrap(),
     )
     .unwrap();
     assert_ne!(report["verdict"], "equivalent");

@@ -139,16 +139,19 @@ fn cut(s: &str, max: usize) -> String {
 
 /// The differences between two documents, in document order. Objects are compared by
 /// member name, arrays index by index (extra elements are added/removed at the end).
-/// Walks with an explicit stack, so any depth is safe.
+/// Walks with an explicit stack and builds a pointer only for a change, so any depth is
+/// safe and the cost stays linear in the documents' size.
 #[must_use]
-pub fn diff(old: &Document, new: &Document) -> Vec<Change> {
+pub fn diff<'d>(old: &'d Document, new: &'d Document) -> Vec<Change> {
     use std::cmp::Ordering;
     let mut changes = Vec::new();
-    let mut work = vec![Work::Compare(String::new(), old.root(), new.root())];
+    // Every visited place: its parent's index in `places` and its token.
+    let mut places: Vec<(usize, Token<'d>)> = vec![(0, Token::Root)];
+    let mut work = vec![Work::Compare(0, old.root(), new.root())];
     while let Some(item) = work.pop() {
-        let (ptr, a, b) = match item {
-            Work::Compare(p, a, b) => (p, a, b),
-            Work::Only(pointer, v, kind) => {
+        let (at, a, b) = match item {
+            Work::Compare(at, a, b) => (at, a, b),
+            Work::Only(at, v, kind) => {
                 let shown = Some(Shown::of(v));
                 let (old, new) = if kind == ChangeKind::Removed {
                     (shown, None)
@@ -156,7 +159,7 @@ pub fn diff(old: &Document, new: &Document) -> Vec<Change> {
                     (None, shown)
                 };
                 changes.push(Change {
-                    pointer,
+                    pointer: pointer_of(&places, at),
                     kind,
                     old,
                     new,
@@ -165,6 +168,10 @@ pub fn diff(old: &Document, new: &Document) -> Vec<Change> {
             }
         };
         let mut children = Vec::new();
+        let mut place = |token: Token<'d>| -> usize {
+            places.push((at, token));
+            places.len() - 1
+        };
         match (a.kind(), b.kind()) {
             (Kind::Object, Kind::Object) => {
                 // Both iterate in canonical order: a merge join.
@@ -185,11 +192,15 @@ pub fn diff(old: &Document, new: &Document) -> Vec<Change> {
                         Ordering::Equal => (am.next(), bm.next()),
                     };
                     children.push(match (ka, kb) {
-                        (Some((k, va)), Some((_, vb))) => Work::Compare(child(&ptr, k), va, vb),
-                        (Some((k, va)), None) => {
-                            Work::Only(child(&ptr, k), va, ChangeKind::Removed)
+                        (Some((k, va)), Some((_, vb))) => {
+                            Work::Compare(place(Token::Key(k)), va, vb)
                         }
-                        (None, Some((k, vb))) => Work::Only(child(&ptr, k), vb, ChangeKind::Added),
+                        (Some((k, va)), None) => {
+                            Work::Only(place(Token::Key(k)), va, ChangeKind::Removed)
+                        }
+                        (None, Some((k, vb))) => {
+                            Work::Only(place(Token::Key(k)), vb, ChangeKind::Added)
+                        }
                         (None, None) => break,
                     });
                 }
@@ -198,19 +209,22 @@ pub fn diff(old: &Document, new: &Document) -> Vec<Change> {
                 let mut ae = a.elements();
                 let mut be = b.elements();
                 for i in 0usize.. {
-                    let p = child(&ptr, &i.to_string());
                     children.push(match (ae.next(), be.next()) {
                         (None, None) => break,
-                        (Some(va), None) => Work::Only(p, va, ChangeKind::Removed),
-                        (None, Some(vb)) => Work::Only(p, vb, ChangeKind::Added),
-                        (Some(va), Some(vb)) => Work::Compare(p, va, vb),
+                        (Some(va), None) => {
+                            Work::Only(place(Token::Index(i)), va, ChangeKind::Removed)
+                        }
+                        (None, Some(vb)) => {
+                            Work::Only(place(Token::Index(i)), vb, ChangeKind::Added)
+                        }
+                        (Some(va), Some(vb)) => Work::Compare(place(Token::Index(i)), va, vb),
                     });
                 }
             }
             _ => {
                 if a.to_canonical_vec() != b.to_canonical_vec() {
                     changes.push(Change {
-                        pointer: ptr,
+                        pointer: pointer_of(&places, at),
                         kind: ChangeKind::Changed,
                         old: Some(Shown::of(a)),
                         new: Some(Shown::of(b)),
@@ -224,9 +238,35 @@ pub fn diff(old: &Document, new: &Document) -> Vec<Change> {
     changes
 }
 
+#[derive(Clone, Copy)]
+enum Token<'d> {
+    Root,
+    Key(&'d str),
+    Index(usize),
+}
+
 enum Work<'d> {
-    Compare(String, ValueRef<'d>, ValueRef<'d>),
-    Only(String, ValueRef<'d>, ChangeKind),
+    Compare(usize, ValueRef<'d>, ValueRef<'d>),
+    Only(usize, ValueRef<'d>, ChangeKind),
+}
+
+/// The RFC 6901 pointer of place `at`, built by walking up to the root.
+fn pointer_of(places: &[(usize, Token<'_>)], mut at: usize) -> String {
+    let mut tokens = Vec::new();
+    while at != 0 {
+        let (parent, token) = places[at];
+        tokens.push(token);
+        at = parent;
+    }
+    let mut p = String::new();
+    for token in tokens.into_iter().rev() {
+        match token {
+            Token::Key(k) => pointer::push_token(&mut p, k),
+            Token::Index(i) => pointer::push_token(&mut p, &i.to_string()),
+            Token::Root => {}
+        }
+    }
+    p
 }
 
 /// A change at `pointer` where one side has no JSON form: the other side's value there
@@ -247,12 +287,6 @@ pub fn unencodable_change(pointer: &str, other: Option<&[u8]>, other_is_old: boo
         old,
         new,
     }
-}
-
-fn child(parent: &str, token: &str) -> String {
-    let mut p = parent.to_owned();
-    pointer::push_token(&mut p, token);
-    p
 }
 
 /// Diffs two JSON texts. `None` if either does not parse. Integers are compared with all

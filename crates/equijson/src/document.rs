@@ -452,6 +452,13 @@ impl<'d> ValueRef<'d> {
     }
 }
 
+/// Checks that an arena length still fits the u32 offsets of nodes.
+fn arena_offset(len: usize) -> std::result::Result<(), ErrorKind> {
+    u32::try_from(len)
+        .map(|_| ())
+        .map_err(|_| ErrorKind::InputTooLarge)
+}
+
 /// An open container while building.
 struct Open {
     node: u32,
@@ -514,7 +521,10 @@ impl Builder {
         self.doc.nodes.push(node);
     }
 
-    fn push_bytes(&mut self, tag: Tag, s: Str<'_>, c: u32) -> u32 {
+    fn push_bytes(&mut self, tag: Tag, s: Str<'_>, c: u32) -> std::result::Result<u32, ErrorKind> {
+        // Arena offsets are u32: canonical number text can be several times longer than
+        // its input (`1e20` is 21 digits), so check rather than trust the input limit.
+        arena_offset(self.doc.arena.len() + s.bytes.len())?;
         let a = self.doc.arena.len() as u32;
         self.doc.arena.extend_from_slice(s.bytes);
         let idx = self.doc.nodes.len() as u32;
@@ -530,7 +540,7 @@ impl Builder {
         } else {
             self.push(node);
         }
-        idx
+        Ok(idx)
     }
 
     /// Appends a number whose canonical text is produced by `write`.
@@ -539,7 +549,8 @@ impl Builder {
         write: impl FnOnce(&mut Vec<u8>) -> std::result::Result<(), ErrorKind>,
     ) -> std::result::Result<(), ErrorKind> {
         let a = self.doc.arena.len();
-        if let Err(e) = write(&mut self.doc.arena) {
+        if let Err(e) = write(&mut self.doc.arena).and_then(|()| arena_offset(self.doc.arena.len()))
+        {
             self.doc.arena.truncate(a);
             return Err(e);
         }
@@ -626,16 +637,17 @@ impl Builder {
         self.push(Node::new(if v { Tag::True } else { Tag::False }));
     }
 
-    pub(crate) fn string_value(&mut self, s: Str<'_>) {
-        self.push_bytes(Tag::String, s, 0);
+    pub(crate) fn string_value(&mut self, s: Str<'_>) -> std::result::Result<(), ErrorKind> {
+        self.push_bytes(Tag::String, s, 0).map(|_| ())
     }
 
-    pub(crate) fn key_value(&mut self, s: Str<'_>, tag: u32) {
-        let idx = self.push_bytes(Tag::Key, s, tag);
+    pub(crate) fn key_value(&mut self, s: Str<'_>, tag: u32) -> std::result::Result<(), ErrorKind> {
+        let idx = self.push_bytes(Tag::Key, s, tag)?;
         self.keys.push(idx);
         if let Some(top) = self.open.last_mut() {
             top.count += 1;
         }
+        Ok(())
     }
 
     pub(crate) fn begin_array_node(&mut self) {
@@ -715,8 +727,9 @@ impl Sink for Builder {
             .map_err(|kind| Fault::new(kind, offset))
     }
 
-    fn string(&mut self, s: Str<'_>) {
-        self.string_value(s);
+    fn string(&mut self, s: Str<'_>) -> std::result::Result<(), Fault> {
+        self.string_value(s)
+            .map_err(|kind| Fault::new(kind, s.offset))
     }
 
     fn begin_array(&mut self) {
@@ -731,8 +744,9 @@ impl Sink for Builder {
         self.begin_object_node();
     }
 
-    fn key(&mut self, s: Str<'_>) {
-        self.key_value(s, s.offset as u32);
+    fn key(&mut self, s: Str<'_>) -> std::result::Result<(), Fault> {
+        self.key_value(s, s.offset as u32)
+            .map_err(|kind| Fault::new(kind, s.offset))
     }
 
     fn end_object(&mut self) -> std::result::Result<(), Fault> {

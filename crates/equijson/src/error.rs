@@ -115,7 +115,9 @@ impl fmt::Display for ErrorKind {
                     "nesting too deep: more than {limit} levels of arrays/objects"
                 )
             }
-            Self::InputTooLarge => f.write_str("input too large: the limit is 4 GiB"),
+            Self::InputTooLarge => f.write_str(
+                "input too large: the limit is 4 GiB of input and 4 GiB of canonical text",
+            ),
             Self::KeyMustBeString => f.write_str("object key must be a string"),
             Self::Custom(msg) => f.write_str(msg),
         }

@@ -39,7 +39,8 @@ fn to_i64(n: usize) -> i64 {
 }
 
 /// Exponents are saturated here: far past what any double can reach, small enough not to overflow.
-const EXP_CLAMP: i64 = 1_000_000_000;
+/// (Digit counts alone reach 4·10^9 in a 4 GiB input, so the clamp is far above that.)
+const EXP_CLAMP: i64 = 1 << 40;
 
 impl Decimal {
     /// Reads a number that already matches the JSON grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
@@ -326,6 +327,10 @@ fn to_f64(text: &str, n: i64) -> Result<f64, ErrorKind> {
         f64::INFINITY
     } else if n < -400 {
         0.0
+    } else if exponent_digits(text) > 4 {
+        // A huge written exponent balanced by a huge run of digits: std's parser does not
+        // read exponents that large, so hand it the same value with a small one.
+        reduced(text, n).parse::<f64>().unwrap_or(f64::NAN)
     } else {
         // std's parse is correctly rounded (and accepts every JSON number).
         text.parse::<f64>().unwrap_or(f64::NAN)
@@ -337,6 +342,34 @@ fn to_f64(text: &str, n: i64) -> Result<f64, ErrorKind> {
         return Err(ErrorKind::InvalidNumber("not a number"));
     }
     Ok(f)
+}
+
+/// Digits in the exponent part of a JSON number (0 without one).
+fn exponent_digits(text: &str) -> usize {
+    text.find(['e', 'E'])
+        .map_or(0, |e| text[e + 1..].trim_start_matches(['+', '-']).len())
+}
+
+/// The same value as `0.DIGITS e n` with a small exponent: the first 800 significant
+/// digits (more than the 767 a double's correct rounding can need) and, when non-zero
+/// digits follow, one sticky `1`.
+#[cold]
+fn reduced(text: &str, n: i64) -> String {
+    let mantissa = &text[..text.find(['e', 'E']).unwrap_or(text.len())];
+    let mut out = String::from(if text.starts_with('-') { "-0." } else { "0." });
+    let mut digits = mantissa
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0');
+    for b in digits.by_ref().take(800) {
+        out.push(char::from(b));
+    }
+    if digits.any(|b| b != b'0') {
+        out.push('1');
+    }
+    out.push('e');
+    out.push_str(&n.to_string());
+    out
 }
 
 #[cold]
@@ -422,6 +455,21 @@ mod tests {
         assert_eq!(canon("43.420273000000009"), "43.42027300000001");
         assert_eq!(canon("43.420273000000000001"), "43.420273");
         assert_eq!(canon("9.9999999999999995e22"), "1e+23");
+    }
+
+    #[test]
+    fn huge_exponents_balanced_by_huge_digit_runs() {
+        // Regression: std's parser ignores exponents this large and gave Infinity / 0.
+        let big = format!("1234567890123456{}e-700000", "0".repeat(700_000));
+        assert_eq!(canon(&big), "1234567890123456");
+        let small = format!("0.{}1234567890123456e700000", "0".repeat(700_000));
+        assert_eq!(canon(&small), "0.1234567890123456");
+        // A sticky digit far beyond the 800 kept ones still rounds up a halfway case:
+        // 2^53 + 1 is halfway between two doubles; anything above it rounds up.
+        let halfway = format!("9007199254740993{}1e-20001", "0".repeat(20_000));
+        assert_eq!(canon(&halfway), "9007199254740994");
+        let exactly = format!("9007199254740993{}e-20000", "0".repeat(20_000));
+        assert_eq!(canon(&exactly), "9007199254740992", "ties go to even");
     }
 
     #[test]

@@ -41,11 +41,11 @@ pub(crate) trait Sink {
     /// A number matching the JSON grammar, and whether it has an exponent part;
     /// `offset` is where it starts.
     fn number(&mut self, text: &str, has_exponent: bool, offset: usize) -> Result<(), Fault>;
-    fn string(&mut self, s: Str<'_>);
+    fn string(&mut self, s: Str<'_>) -> Result<(), Fault>;
     fn begin_array(&mut self);
     fn end_array(&mut self);
     fn begin_object(&mut self);
-    fn key(&mut self, s: Str<'_>);
+    fn key(&mut self, s: Str<'_>) -> Result<(), Fault>;
     fn end_object(&mut self) -> Result<(), Fault>;
     /// After a fault at `offset`: an earlier fault the sink can see in what is still open
     /// (a duplicate name in an unclosed object), so that the first error is reported.
@@ -178,7 +178,7 @@ impl<'a> Parser<'a> {
                 }
                 b'"' => {
                     let s = self.string()?;
-                    sink.string(s);
+                    sink.string(s)?;
                 }
                 b'-' | b'0'..=b'9' => {
                     let start = self.pos;
@@ -249,7 +249,7 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected("a member name in double quotes"));
         }
         let s = self.string()?;
-        sink.key(s);
+        sink.key(s)?;
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.unexpected("':'"));

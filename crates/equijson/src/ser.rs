@@ -133,12 +133,12 @@ impl Serializer {
             escaped,
             offset: 0,
         };
-        if key {
-            self.b.key_value(s, 0);
+        let stored = if key {
+            self.b.key_value(s, 0)
         } else {
-            self.b.string_value(s);
-        }
-        Ok(())
+            self.b.string_value(s)
+        };
+        stored.map_err(|k| self.fail(k))
     }
 
     fn end_object(&mut self) -> Result<()> {

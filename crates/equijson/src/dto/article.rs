@@ -54,14 +54,14 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
 
 /// An array of articles. Ids stay below 2^53, as database sequences do.
 pub(super) fn generate(g: &mut Gen) -> Json {
-    let n = g.rng().index(4);
+    let n = g.length(0);
     let batch: ArticleBatch = (0..n)
         .map(|_| Article {
             id: g.rng().below(1 << 53),
             slug: text(g, 8),
             title: text(g, 12),
             body: text(g, 40),
-            tags: (0..g.rng().index(4)).map(|_| text(g, 6)).collect(),
+            tags: (0..g.length(0)).map(|_| text(g, 6)).collect(),
             author: ArticleAuthor {
                 id: g.rng().below(1 << 32),
                 name: text(g, 10),

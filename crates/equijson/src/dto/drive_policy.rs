@@ -40,7 +40,7 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
 /// A policy document with a few keys the DTO does not declare.
 pub(super) fn generate(g: &mut Gen) -> Json {
     let mut extra = BTreeMap::new();
-    for _ in 0..g.rng().index(4) {
+    for _ in 0..g.length(0) {
         let key = format!("x_{}", text(g, 4));
         let value = match g.rng().below(5) {
             0 => serde_json::Value::from(g.rng().below(1 << 31)),

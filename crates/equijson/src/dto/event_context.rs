@@ -84,7 +84,7 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
 /// An event document. Integers stay within ±2^53, as JavaScript producers write them.
 pub(super) fn generate(g: &mut Gen) -> Json {
     let mut pairs: Vec<(String, ContextValue)> = Vec::new();
-    for _ in 0..g.rng().index(5) {
+    for _ in 0..g.length(1) {
         let key = text(g, 6);
         if pairs.iter().any(|(k, _)| *k == key) {
             continue;

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 
 use super::Gen;
-use crate::pointer;
 
 /// A JSON value as generated. Numbers keep their spelling (`1.0`, `1e0` and `1` are
 /// different texts for the same number), members keep their order.
@@ -206,7 +205,7 @@ impl Gen {
             2 | 3 => Json::Number(self.number()),
             4 => Json::String(self.string(8)),
             5 | 6 => {
-                let max = self.size().min(6);
+                let max = self.size();
                 let n = self.rng().index(max + 1);
                 let mut members: Vec<(String, Json)> = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -219,7 +218,7 @@ impl Gen {
                 Json::Object(members)
             }
             _ => {
-                let max = self.size().min(6);
+                let max = self.size();
                 let n = self.rng().index(max + 1);
                 Json::Array((0..n).map(|_| self.json(depth - 1)).collect())
             }
@@ -381,20 +380,6 @@ impl Json {
             Self::Object(members) => 1 + members.iter().map(|(_, v)| v.weight()).sum::<usize>(),
             _ => 1,
         }
-    }
-
-    /// The value at an RFC 6901 pointer, if present.
-    #[must_use]
-    pub fn at(&self, ptr: &str) -> Option<&Json> {
-        let mut cur = self;
-        for token in pointer::tokens(ptr)? {
-            cur = match cur {
-                Self::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-                Self::Object(members) => &members.iter().find(|(k, _)| *k == token)?.1,
-                _ => return None,
-            };
-        }
-        Some(cur)
     }
 }
 

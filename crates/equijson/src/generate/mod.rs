@@ -16,7 +16,8 @@ pub struct Gen {
 }
 
 impl Gen {
-    /// A generator for one case; `size` bounds collection lengths.
+    /// A generator for one case; `size` bounds collection lengths (arrays, objects,
+    /// repeated DTO fields).
     #[must_use]
     pub fn new(seed: u64, size: usize) -> Self {
         Self {
@@ -42,6 +43,12 @@ impl Gen {
     #[must_use]
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// A length for a repeated DTO field: uniform in `0..=size/2 + extra`.
+    pub fn length(&mut self, extra: usize) -> usize {
+        let max = self.size / 2 + extra;
+        self.rng.index(max + 1)
     }
 }
 
