@@ -273,7 +273,7 @@ pub(crate) fn write_canonical(
         return Ok(());
     }
     if text.len() > 17 && !has_exponent && policy.inexact == InexactNumbers::Round {
-        let f = to_f64(text, 0)?;
+        let f = to_f64(text, 0, false)?;
         return finish(f, text.starts_with('-'), policy, out);
     }
     let d = Decimal::read(text.as_bytes());
@@ -286,7 +286,7 @@ pub(crate) fn write_canonical(
         layout(d.neg, d.digits(), d.n, out);
         return Ok(());
     }
-    let f = to_f64(text, d.n)?;
+    let f = to_f64(text, d.n, has_exponent)?;
     if policy.inexact == InexactNumbers::Reject {
         if f == 0.0 {
             return Err(inexact(text, "0"));
@@ -321,13 +321,13 @@ fn zero(neg: bool, policy: NumberPolicy, out: &mut Vec<u8>) -> Result<(), ErrorK
 
 /// The correctly rounded double of a grammar-checked number; errors when it overflows.
 /// `n` (the decimal exponent, when known) short-cuts magnitudes no double can hold.
-fn to_f64(text: &str, n: i64) -> Result<f64, ErrorKind> {
+fn to_f64(text: &str, n: i64, has_exponent: bool) -> Result<f64, ErrorKind> {
     // 10^(n-1) <= |value| < 10^n. Beyond 10^309 it is surely Infinity; below 10^-400 surely 0.
     let f = if n > 310 {
         f64::INFINITY
     } else if n < -400 {
         0.0
-    } else if exponent_digits(text) > 4 {
+    } else if has_exponent && exponent_digits(text) > 4 {
         // A huge written exponent balanced by a huge run of digits: std's parser does not
         // read exponents that large, so hand it the same value with a small one.
         reduced(text, n).parse::<f64>().unwrap_or(f64::NAN)
