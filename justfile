@@ -31,6 +31,10 @@ kat:
 kat-100m:
     cargo test --release --locked -p equijson --test number_kat -- --ignored --exact kat_100m
 
+# The jsonb model's size and element-count limits (inputs of 34 MB to 1.5 GB; release mode).
+jsonb-limits:
+    cargo test --release --locked -p equijson --test jsonb -- --ignored
+
 # The core and its binding build for wasm32-unknown-unknown.
 wasm-build:
     cargo build --release --locked -p equijson -p equijson-wasm --target wasm32-unknown-unknown
