@@ -17,6 +17,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use equijson_bench::stats::Stats;
 use equijson_bench::{
     DATA_DIR_ENV, FILES, Implementation, Input, Runner, context, first_difference,
 };
@@ -95,30 +96,11 @@ struct Cell {
 impl Cell {
     /// Median, fastest and slowest seconds per iteration.
     fn stats(&self) -> Option<Stats> {
-        if self.error.is_some() || self.per_iter.is_empty() {
+        if self.error.is_some() {
             return None;
         }
-        let mut v = self.per_iter.clone();
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        let median = if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            f64::midpoint(v[n / 2 - 1], v[n / 2])
-        };
-        Some(Stats {
-            median,
-            fastest: v[0],
-            slowest: v[n - 1],
-        })
+        Stats::of(&self.per_iter)
     }
-}
-
-#[derive(Clone, Copy)]
-struct Stats {
-    median: f64,
-    fastest: f64,
-    slowest: f64,
 }
 
 fn main() -> ExitCode {

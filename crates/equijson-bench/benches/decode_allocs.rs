@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use equijson_bench::counting_alloc::{AllocStats, CountingAlloc};
 use equijson_bench::decode_paths::{Corpus, DEFAULT_ROWS, GEN_SIZE, JsonbSource, Path, Row, SEED};
+use equijson_bench::stats::Stats;
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc::new();
@@ -291,31 +292,12 @@ struct Timed {
     error: Option<String>,
 }
 
-#[derive(Clone, Copy)]
-struct Stats {
-    median: f64,
-    fastest: f64,
-    slowest: f64,
-}
-
 impl Timed {
     fn stats(&self) -> Option<Stats> {
-        if self.error.is_some() || self.ns_per_op.is_empty() {
+        if self.error.is_some() {
             return None;
         }
-        let mut v = self.ns_per_op.clone();
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        let median = if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            f64::midpoint(v[n / 2 - 1], v[n / 2])
-        };
-        Some(Stats {
-            median,
-            fastest: v[0],
-            slowest: v[n - 1],
-        })
+        Stats::of(&self.ns_per_op)
     }
 }
 

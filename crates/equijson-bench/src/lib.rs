@@ -9,6 +9,7 @@
 
 pub mod counting_alloc;
 pub mod decode_paths;
+pub mod stats;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
