@@ -51,11 +51,8 @@ pub(crate) struct PropsArgs {
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
-    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => s.parse(),
-    };
-    parsed.map_err(|e| format!("not a 64-bit unsigned seed: {e}"))
+    equijson::props::parse_seed(s)
+        .ok_or_else(|| "not a 64-bit unsigned seed (decimal or 0x-hex)".to_owned())
 }
 
 /// Runs `equijson props`.

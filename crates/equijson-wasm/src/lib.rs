@@ -113,7 +113,8 @@ pub fn props(
     dto: Option<String>,
     size: Option<u32>,
 ) -> Result<String, JsError> {
-    let seed = parse_seed(seed).ok_or_else(|| JsError::new(&format!("bad seed {seed:?}")))?;
+    let seed = equijson::props::parse_seed(seed)
+        .ok_or_else(|| JsError::new(&format!("bad seed {seed:?}")))?;
     let spec = match dto.as_deref() {
         None | Some("") => None,
         Some(name) => Some(
@@ -146,11 +147,4 @@ pub fn props(
         "failure": failure,
     })
     .to_string())
-}
-
-fn parse_seed(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => s.parse().ok(),
-    }
 }

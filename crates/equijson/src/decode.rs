@@ -13,7 +13,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::diff::{Change, DiffStyle, diff_texts, unencodable_change};
+use crate::diff::{Change, DiffStyle, cut, diff_texts, unencodable_change};
 
 /// A way of turning JSON text into a typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -361,16 +361,6 @@ fn indent(s: &str) -> String {
         let _ = writeln!(out, "  {l}");
         out
     })
-}
-
-fn cut(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_owned()
-    } else {
-        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// A disagreement a DTO declares acceptable, with the reason shown in reports.

@@ -128,7 +128,8 @@ impl fmt::Display for Change {
     }
 }
 
-fn cut(s: &str, max: usize) -> String {
+/// `s`, or its first `max - 1` characters and `…` when it is longer than `max`.
+pub(crate) fn cut(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }

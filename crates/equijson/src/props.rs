@@ -107,6 +107,15 @@ pub struct PropsOutcome {
     pub first_failure: Option<Failure>,
 }
 
+/// Reads a seed written in decimal or as `0x`-hex (how the CLI and the wasm binding take it).
+#[must_use]
+pub fn parse_seed(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
 /// The text of case `case`: its document tree and the seed of its spelling.
 #[must_use]
 pub fn case(cfg: &PropsConfig, case: u64) -> (Json, u64) {

@@ -196,9 +196,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         if !v.is_finite() {
             return Err(self.fail(ErrorKind::NonFiniteNumber));
         }
-        let mut buf = zmij::Buffer::new();
-        let text = buf.format_finite(v).to_owned();
-        self.number_text(&text)
+        self.number_text(zmij::Buffer::new().format_finite(v))
     }
 
     fn serialize_f64(self, v: f64) -> Result<()> {
@@ -474,8 +472,9 @@ impl ser::Serializer for KeySerializer<'_> {
         // The same text as an f32 value: its shortest digits, read as a JSON number.
         let mut out = Vec::new();
         let policy = self.ser.policy();
-        let text = zmij::Buffer::new().format_finite(v).to_owned();
-        number::write_canonical(&text, text.contains('e'), policy, &mut out)
+        let mut buf = zmij::Buffer::new();
+        let text = buf.format_finite(v);
+        number::write_canonical(text, text.contains('e'), policy, &mut out)
             .map_err(|k| self.ser.fail_key(k, None))?;
         self.key(&String::from_utf8_lossy(&out))
     }
