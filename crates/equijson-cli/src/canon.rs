@@ -22,7 +22,10 @@ Policies (defaults are strict RFC 8785):
   -0                 written as 0 (--reject-negative-zero refuses it)
   beyond a double    rounded to the nearest double as JCS requires, e.g.
                      9007199254740993 -> 9007199254740992 (--reject-inexact refuses
-                     any number whose canonical form denotes a different value)
+                     any number whose canonical form denotes a different decimal
+                     value than the one written: 0.1 and 1e23 pass, since 0.1 and
+                     1e+23 denote what was written; 2^53+1 and the exact decimal
+                     expansion of a double, which canonicalizes to fewer digits, fail)
 
 Exit codes:
   0  every document is valid (and was written)
@@ -51,7 +54,9 @@ pub(crate) struct CanonArgs {
     #[arg(long)]
     reject_negative_zero: bool,
 
-    /// Reject numbers a double cannot carry exactly (9007199254740993, 1e-400, ...).
+    /// Reject a number whose canonical form denotes a different decimal value than the one
+    /// written (9007199254740993 -> 9007199254740992, 1e-400 -> 0, the 55-digit expansion
+    /// of the double nearest 0.1 -> 0.1); 0.1, 2.50 and 1e23 pass.
     #[arg(long)]
     reject_inexact: bool,
 

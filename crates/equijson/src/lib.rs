@@ -18,19 +18,26 @@
 #![forbid(unsafe_code)]
 
 mod canon;
+#[cfg(feature = "decode")]
 pub mod decode;
+#[cfg(feature = "decode")]
 pub mod diff;
 mod document;
+#[cfg(feature = "dto")]
 pub mod dto;
 mod error;
+#[cfg(feature = "generate")]
 pub mod generate;
+#[cfg(feature = "jsonb")]
 pub mod jsonb;
 mod number;
 mod options;
 mod parse;
 pub mod pointer;
+#[cfg(feature = "props")]
 pub mod props;
 mod ser;
+mod stream;
 mod string;
 
 pub use canon::Canonicalizer;
