@@ -140,24 +140,21 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
     let mut buf = Vec::new();
     for source in &sources {
         buf.clear();
-        match source.read_into(&mut input) {
-            Err(e) => {
-                eprintln!("{e}");
-                status = status.max(e.status());
-            }
-            Ok(()) => {
-                let result = if args.check {
-                    canon.validate(&input)
-                } else {
-                    canon.canonicalize_into(&input, &mut buf)
-                };
-                if let Err(e) = result {
-                    eprintln!("{}", crate::report::located(&source.name(), &e));
-                    if let Some(hint) = second_value_hint(&input, &e) {
-                        eprintln!("{}: {hint}", source.name());
-                    }
-                    status = status.max(Status::Invalid);
+        if let Err(e) = source.read_into(&mut input) {
+            eprintln!("{e}");
+            status = status.max(e.status());
+        } else {
+            let result = if args.check {
+                canon.validate(&input)
+            } else {
+                canon.canonicalize_into(&input, &mut buf)
+            };
+            if let Err(e) = result {
+                eprintln!("{}", crate::report::located(&source.name(), &e));
+                if let Some(hint) = second_value_hint(&input, &e) {
+                    eprintln!("{}: {hint}", source.name());
                 }
+                status = status.max(Status::Invalid);
             }
         }
         if args.check {

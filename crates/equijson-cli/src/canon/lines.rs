@@ -70,18 +70,17 @@ pub(crate) fn run(args: &CanonArgs, sources: &[Source]) -> Status {
                     }
                 }
                 Err(e) => {
-                    match e {
-                        Some(e) => eprintln!("{}", located(&name, number, &e)),
-                        None => {
-                            eprintln!(
-                                "{name}:{number}:1: error: line longer than the {MAX_DOCUMENT}-byte limit of one JSON document"
-                            );
-                            // The rest of that line is not a document either.
-                            if !complete {
-                                if let Err(e) = reader.skip_until(b'\n') {
-                                    eprintln!("{name}:{number}: error: cannot read: {e}");
-                                    status = status.max(Status::Environment);
-                                }
+                    if let Some(e) = e {
+                        eprintln!("{}", located(&name, number, &e));
+                    } else {
+                        eprintln!(
+                            "{name}:{number}:1: error: line longer than the {MAX_DOCUMENT}-byte limit of one JSON document"
+                        );
+                        // The rest of that line is not a document either.
+                        if !complete {
+                            if let Err(e) = reader.skip_until(b'\n') {
+                                eprintln!("{name}:{number}: error: cannot read: {e}");
+                                status = status.max(Status::Environment);
                             }
                         }
                     }
