@@ -142,10 +142,10 @@ fn main() -> ExitCode {
         }
     }
 
-    println!("# Peak RSS (VmHWM above the process before reading), median of {runs} fresh processes\n");
     println!(
-        "| input | size MB | output MB | path | peak MB | peak / input | target | |"
+        "# Peak RSS (VmHWM above the process before reading), median of {runs} fresh processes\n"
     );
+    println!("| input | size MB | output MB | path | peak MB | peak / input | target | |");
     println!("|---|---:|---:|---|---:|---:|---:|---|");
     let mut all_pass = true;
     for (name, path, bytes) in &cases {
@@ -176,7 +176,11 @@ fn main() -> ExitCode {
             println!(
                 "| {name} | {:.1} | {:.1} | {mode} | {:.1} | {:.2}x | {target} = {:.1} MB | {} |",
                 input / 1e6,
-                if mode.ends_with("canon") { output / 1e6 } else { 0.0 },
+                if mode.ends_with("canon") {
+                    output / 1e6
+                } else {
+                    0.0
+                },
                 peak / 1e6,
                 peak / input,
                 limit / 1e6,

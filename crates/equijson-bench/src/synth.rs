@@ -86,7 +86,14 @@ pub fn realistic(corpus: &[&[u8]], size: usize) -> Vec<u8> {
 /// objects, strings with escapes and non-ASCII text, integers and decimals.
 pub fn event_line(r: &mut Xorshift, out: &mut String) {
     const WORDS: [&str; 8] = [
-        "alpha", "Zürich", "größe", "naïve", "δέλτα", "quote\\\"d", "tab\\t", "plain",
+        "alpha",
+        "Zürich",
+        "größe",
+        "naïve",
+        "δέλτα",
+        "quote\\\"d",
+        "tab\\t",
+        "plain",
     ];
     let id = r.next_u64() % 10_000_000_000;
     let user = r.below(100_000);

@@ -57,7 +57,7 @@ pub(crate) struct Stream {
     members: Vec<Member>,
     names: Vec<u8>,
     order: Vec<u32>,
-    sort_scratch: Vec<(u64, u32)>,
+    sort_scratch: Vec<(u128, u32)>,
     /// Member bytes parked while an object is reordered, and where each member went.
     park: Vec<u8>,
     parked: Vec<usize>,
