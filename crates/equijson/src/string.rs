@@ -24,30 +24,25 @@ pub fn cmp_utf16(a: &[u8], b: &[u8]) -> Ordering {
 /// Length of the common prefix, eight bytes at a time.
 #[inline]
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
+    let len = a.len().min(b.len());
     let mut i = 0;
-    while i + 8 <= n {
-        let x = u64::from_ne_bytes(word(&a[i..]));
-        let y = u64::from_ne_bytes(word(&b[i..]));
-        if x != y {
-            break;
-        }
+    while i + 8 <= len && word(&a[i..]) == word(&b[i..]) {
         i += 8;
     }
-    while i < n && a[i] == b[i] {
+    while i < len && a[i] == b[i] {
         i += 1;
     }
     i
 }
 
-/// The first eight bytes of `s` (`s.len() >= 8`).
+/// The first eight bytes of `s` (`s.len() >= 8`) as one integer.
 #[inline]
-fn word(s: &[u8]) -> [u8; 8] {
+fn word(s: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     for (d, &c) in w.iter_mut().zip(s) {
         *d = c;
     }
-    w
+    u64::from_ne_bytes(w)
 }
 
 /// A byte with UTF-8 order turned into UTF-16 order: the lead bytes of U+E000..U+FFFF
