@@ -22,6 +22,7 @@
     clippy::print_stdout,
     clippy::print_stderr,
     clippy::cast_precision_loss,
+    clippy::too_many_lines,
     reason = "a benchmark whose product is a report printed to the terminal"
 )]
 

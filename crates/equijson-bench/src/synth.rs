@@ -65,7 +65,7 @@ pub fn big_exponents(size: usize) -> Vec<u8> {
 }
 
 /// A realistic document of about `size` bytes: an array repeating the given corpus
-/// documents (tweets, a catalogue, GeoJSON), pretty-printed as they come.
+/// documents (tweets, a catalogue, a `GeoJSON` map), pretty-printed as they come.
 #[must_use]
 pub fn realistic(corpus: &[&[u8]], size: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(size + corpus.iter().map(|c| c.len()).max().unwrap_or(0));
