@@ -23,18 +23,18 @@ use equijson_bench::synth::Xorshift;
 /// `{"name":0,...}` with `count` distinct names drawn from `alphabet`, in random order.
 fn object(count: usize, alphabet: &[char], seed: u64) -> Vec<u8> {
     let mut r = Xorshift::new(seed);
-    let mut seen = std::collections::HashSet::with_capacity(count);
+    let mut names = std::collections::HashSet::with_capacity(count);
     let mut s = String::from("{");
-    while seen.len() < count {
+    while names.len() < count {
         let mut name = String::new();
         for _ in 0..6 {
             name.push(alphabet[r.below(alphabet.len() as u64) as usize]);
         }
-        if seen.insert(name.clone()) {
-            if seen.len() > 1 {
+        if names.insert(name.clone()) {
+            if names.len() > 1 {
                 s.push(',');
             }
-            let _ = write!(s, "\"{name}\":{}", seen.len());
+            let _ = write!(s, "\"{name}\":{}", names.len());
         }
     }
     s.push('}');
