@@ -132,7 +132,7 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
     }
     let several = sources.len() > 1;
     let mut canon = Canonicalizer::new(args.options());
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout_writer();
     let mut status = Status::Success;
     // Input and output buffers are reused from file to file; the output is written with
     // one `write_all` per document (no second buffer in between).
@@ -171,6 +171,19 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
         return crate::report::write_failed(&e, status);
     }
     status
+}
+
+/// Standard output without the line buffering of `std::io::Stdout` (which would search
+/// every write for its last newline): documents are written whole, one `write_all` each.
+fn stdout_writer() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(std::io::stdout().lock())
 }
 
 /// When a document is followed by what looks like another JSON value (`{"a":1}\n{"a":2}`),

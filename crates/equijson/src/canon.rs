@@ -21,6 +21,8 @@ pub struct Canonicalizer {
     stream: Stream,
     /// The tape, for documents whose nesting would make in-place reordering slow.
     builder: Builder,
+    /// The parser's stack and scratch, kept between documents.
+    buffers: parse::Buffers,
 }
 
 impl std::fmt::Debug for Canonicalizer {
@@ -38,6 +40,7 @@ impl Canonicalizer {
         Self {
             stream: Stream::new(options.number_policy()),
             builder: Builder::new(options.number_policy()),
+            buffers: parse::Buffers::default(),
             options,
         }
     }
@@ -64,7 +67,8 @@ impl Canonicalizer {
         self.stream.out = std::mem::take(out);
         self.stream
             .reset(self.options.number_policy(), true, input.len());
-        let result = parse::parse(input, &self.options, &mut self.stream);
+        let result =
+            parse::parse_reusing(input, &self.options, &mut self.stream, &mut self.buffers);
         *out = std::mem::take(&mut self.stream.out);
         self.stream.shrink_scratch(1 << 24);
         match result {
@@ -73,7 +77,7 @@ impl Canonicalizer {
                 // Pathological nesting of unordered objects: order each object once on the tape.
                 out.truncate(base);
                 self.builder.reset(self.options.number_policy());
-                parse::parse(input, &self.options, &mut self.builder)?;
+                parse::parse_reusing(input, &self.options, &mut self.builder, &mut self.buffers)?;
                 self.builder.document().write_canonical(out);
                 Ok(())
             }
@@ -104,7 +108,8 @@ impl Canonicalizer {
     pub fn validate(&mut self, input: &[u8]) -> Result<()> {
         self.stream
             .reset(self.options.number_policy(), false, input.len());
-        let result = parse::parse(input, &self.options, &mut self.stream);
+        let result =
+            parse::parse_reusing(input, &self.options, &mut self.stream, &mut self.buffers);
         self.stream.shrink_scratch(1 << 24);
         result
     }

@@ -14,7 +14,7 @@ const FLUSH_AT: usize = 256 * 1024;
 /// Runs `canon --lines` over every source in turn.
 pub(crate) fn run(args: &CanonArgs, sources: &[Source]) -> Status {
     let mut canon = Canonicalizer::new(args.options());
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = super::stdout_writer();
     let mut out = Vec::with_capacity(FLUSH_AT + 64 * 1024);
     let mut line = Vec::new();
     let mut status = Status::Success;
