@@ -45,6 +45,9 @@ struct Frame {
     out: usize,
 }
 
+/// Objects up to this many output bytes are reordered through one scratch copy.
+const SMALL_REGION: usize = 64 * 1024;
+
 /// The fault kind used to ask the caller for the tape fallback (never reported).
 pub(crate) const OVER_BUDGET: ErrorKind = ErrorKind::InputTooLarge;
 
@@ -206,6 +209,23 @@ impl Stream {
                 end
             }
         };
+        if region <= SMALL_REGION {
+            // Small: park the whole object, copy its members back in order.
+            self.park.clear();
+            self.park.extend_from_slice(&self.out[frame.out..end]);
+            let mut pos = frame.out;
+            for (n, &i) in self.order.iter().enumerate() {
+                let i = i as usize;
+                let (from, len) = (start(i) - frame.out, stop(i) - start(i));
+                self.out[pos..pos + len].copy_from_slice(&self.park[from..from + len]);
+                pos += len;
+                if n + 1 < count {
+                    self.out[pos] = b',';
+                    pos += 1;
+                }
+            }
+            return Ok(());
+        }
         // The largest member moves in place; the others are parked.
         let big = (0..count)
             .max_by_key(|&i| stop(i) - start(i))
