@@ -192,7 +192,10 @@ fn run(dir: &Path, bin: &Path, before: Option<&Path>, rounds: usize, quick: bool
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "load average at start: {} (2 cores here; wall times suffer from load, CPU times much less)\n",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     // ---- JSON Lines ----
     let count = if quick { 50_000 } else { 200_000 };
@@ -251,7 +254,10 @@ fn run(dir: &Path, bin: &Path, before: Option<&Path>, rounds: usize, quick: bool
             files.push(f.to_string_lossy().into_owned());
         }
         for _ in 0..rounds.min(3) {
-            let mut total = Sample { wall: 0.0, cpu: 0.0 };
+            let mut total = Sample {
+                wall: 0.0,
+                cpu: 0.0,
+            };
             for f in &files {
                 let Some(s) = time_cli(old, &["canon", f]) else {
                     return false;

@@ -488,23 +488,3 @@ fn reject_inexact_judges_the_decimal_the_output_denotes() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("denotes a different decimal value"), "{help}");
 }
-
-#[test]
-fn oversized_file_is_refused_from_its_size_before_reading() {
-    // A sparse file: 5 GB of size, no blocks on disk.
-    let path = temp_file("sparse.json", b"");
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .expect("open");
-    f.set_len(5_000_000_000).expect("set_len");
-    let o = equijson(&["canon", &path], b"");
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("5000000000 bytes is more than the 4294967295-byte limit"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(stderr(&o).contains("so it was not read"), "{}", stderr(&o));
-    std::fs::remove_file(&path).ok();
-}
