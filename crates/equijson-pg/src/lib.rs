@@ -28,6 +28,12 @@
 
 pub mod cluster;
 pub mod connect;
+pub mod roundtrip;
+pub mod scan;
+pub mod wire;
 
 pub use cluster::{ClusterError, EphemeralCluster};
 pub use connect::{PgError, Target};
+pub use equijson::live::ScanReport;
+pub use roundtrip::{RoundtripOptions, RoundtripReport, roundtrip};
+pub use scan::{ScanOptions, scan};

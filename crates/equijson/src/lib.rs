@@ -25,6 +25,7 @@ pub mod dto;
 mod error;
 pub mod generate;
 pub mod jsonb;
+pub mod live;
 mod number;
 mod options;
 mod parse;
