@@ -46,6 +46,8 @@ enum Command {
     Pg(pg::PgArgs),
     /// Work with scan reports (merge shard reports).
     Report(pg::ReportArgs),
+    /// The main job: an ephemeral PostgreSQL, a seeded contacts table, round trips and scans.
+    Demo,
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Dtos(args) => dtos::run(&args),
         Command::Pg(args) => pg::run(&args),
         Command::Report(args) => pg::run_report(&args),
+        Command::Demo => pg::run_demo(),
     };
     code.into()
 }

@@ -392,3 +392,13 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
         }
     }
 }
+
+/// Runs `equijson demo`.
+pub(crate) fn run_demo() -> Status {
+    let mut out = std::io::stdout().lock();
+    match equijson_pg::demo::run(&mut out) {
+        Ok(true) => Status::Success,
+        Ok(false) => Status::Invalid,
+        Err(e) => fail(&e),
+    }
+}

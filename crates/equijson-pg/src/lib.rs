@@ -28,8 +28,10 @@
 
 pub mod cluster;
 pub mod connect;
+pub mod demo;
 pub mod roundtrip;
 pub mod scan;
+pub mod seed;
 pub mod wire;
 
 pub use cluster::{ClusterError, EphemeralCluster};
