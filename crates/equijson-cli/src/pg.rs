@@ -172,6 +172,8 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
 }
 
 fn fail(e: &PgError) -> Status {
+    // A Ctrl-C / SIGTERM is stopping the ephemeral server: that, not this error, is the outcome.
+    equijson_pg::cluster::wait_for_signal_exit();
     eprintln!("equijson: error: {e}");
     Status::Environment
 }
@@ -250,6 +252,9 @@ fn run_scan(a: &ScanArgs) -> Status {
 
 /// Prints a scan report; exit 2 when incomplete, 1 when divergent.
 pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
+    if !report.complete {
+        equijson_pg::cluster::wait_for_signal_exit();
+    }
     let status = scan_status(report);
     let text = match format {
         Format::Human => report.render(),

@@ -8,6 +8,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -83,6 +84,29 @@ impl Teardown {
 
 static LIVE: Mutex<Vec<Teardown>> = Mutex::new(Vec::new());
 static HANDLER: Once = Once::new();
+static TERMINATING: AtomicBool = AtomicBool::new(false);
+/// Held by the signal handler while it tears clusters down.
+static TEARING_DOWN: Mutex<()> = Mutex::new(());
+
+/// Whether a Ctrl-C / SIGTERM teardown is under way: the process is about to exit with
+/// status 130, and errors from the server going away are its consequence. Threads that
+/// meet such an error should call [`wait_for_signal_exit`] instead of reporting it.
+#[must_use]
+pub fn terminating() -> bool {
+    TERMINATING.load(Ordering::SeqCst)
+}
+
+/// When [`terminating`], blocks until the signal handler ends the process (exit 130), so
+/// that a server error caused by the teardown is not reported as the outcome; otherwise
+/// returns at once.
+pub fn wait_for_signal_exit() {
+    if terminating() {
+        let _guard = TEARING_DOWN.lock();
+        loop {
+            std::thread::park();
+        }
+    }
+}
 
 /// Installs (once per process) a Ctrl-C / SIGTERM / SIGHUP handler that stops every live
 /// ephemeral cluster, removes its files and exits with status 130. If the program already
@@ -90,7 +114,10 @@ static HANDLER: Once = Once::new();
 fn install_signal_handler() {
     HANDLER.call_once(|| {
         let _ = ctrlc::set_handler(|| {
+            let guard = TEARING_DOWN.lock();
+            TERMINATING.store(true, Ordering::SeqCst);
             teardown_all();
+            drop(guard);
             std::process::exit(130);
         });
     });
@@ -407,6 +434,9 @@ impl Drop for EphemeralCluster {
         // The signal handler may have taken it already; then it is gone.
         if unregister(self.teardown.id) {
             self.teardown.run();
+        } else {
+            // Taken by the signal handler: let it finish and exit with its status.
+            wait_for_signal_exit();
         }
     }
 }
