@@ -278,7 +278,7 @@ impl<'c> Session<'c> {
                     ("text", Some(text.as_slice())),
                 ] {
                     if let Some(b) = bytes {
-                        for mut f in live::decode_findings(&check(b), b, true) {
+                        for mut f in live::decode_findings(&check(b), b, live::Describe::Values) {
                             f.description = format!(
                                 "server's jsonb {form} result of a {via} parameter:\n{}",
                                 f.description

@@ -392,22 +392,33 @@ fn stream(
                 }
             }
         }
+        let findings = match &fields[1] {
+            Some(value) => {
+                let text = fields[2].as_deref();
+                let quick = live::check_row(plan.kind, value, text, check, live::Describe::No);
+                // Describe (the slow part) only rows whose findings still lack an example.
+                if quick
+                    .iter()
+                    .any(|f| report.wants_example(&f.class, f.declared))
+                {
+                    let describe = if opts.show_values {
+                        live::Describe::Values
+                    } else {
+                        live::Describe::Redacted
+                    };
+                    live::check_row(plan.kind, value, text, check, describe)
+                } else {
+                    quick
+                }
+            }
+            None => Vec::new(),
+        };
         let row = report.rows_read + 1;
-        let key = match &fields[0] {
+        let key = |fields: &[Option<Vec<u8>>; 3]| match &fields[0] {
             Some(k) => String::from_utf8_lossy(k).into_owned(),
             None => format!("row {row}"),
         };
-        let findings = match &fields[1] {
-            Some(value) => live::check_row(
-                plan.kind,
-                value,
-                fields[2].as_deref(),
-                check,
-                opts.show_values,
-            ),
-            None => Vec::new(),
-        };
-        report.record(&key, findings);
+        report.record_with(|| key(&fields), findings);
         if report.rows_read % 1024 == 0 && last_progress.elapsed().as_millis() >= 200 {
             last_progress = Instant::now();
             progress(report.rows_read, total);

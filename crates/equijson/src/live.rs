@@ -50,7 +50,8 @@ pub struct LiveFinding {
     /// `error-split`, `value-split`, `round-trip-loss` (decode paths), `model-text`,
     /// `model-binary`, `model-accepts`, `model-rejects`, `model-sqlstate` (jsonb model vs
     /// server), `text-binary` (text and binary forms differ), `json-not-verbatim`,
-    /// `bad-wire` (an unreadable binary value).
+    /// `bad-wire` (an unreadable binary value), `rejected` (every decode path rejects the
+    /// value alike: counted, declared, not a divergence).
     pub class: String,
     /// Declared acceptable by the DTO, or explained by the jsonb model (for example
     /// duplicate member names in a `json` value, which jsonb resolves to the last).
@@ -61,38 +62,72 @@ pub struct LiveFinding {
     pub description: String,
 }
 
+/// How much a check says about what it finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Describe {
+    /// Classes and flags only, no descriptions (fast: most rows of a scan need no more).
+    No,
+    /// Descriptions with values replaced by kinds and lengths.
+    Redacted,
+    /// Descriptions with values.
+    Values,
+}
+
+impl Describe {
+    fn show_values(self) -> bool {
+        self == Self::Values
+    }
+}
+
 /// Converts a decode report into findings (one per finding of the report).
 #[must_use]
-pub fn decode_findings(report: &Report, input: &[u8], show_values: bool) -> Vec<LiveFinding> {
+pub fn decode_findings(report: &Report, input: &[u8], describe: Describe) -> Vec<LiveFinding> {
+    let show_values = describe.show_values();
+    let render = |lines: usize| {
+        if describe == Describe::No {
+            return String::new();
+        }
+        let text = report.render(DiffStyle {
+            redact: !show_values,
+            ..DiffStyle::default()
+        });
+        // The per-path outcome lines repeat the value five times; keep the verdict and findings.
+        let is_outcome = |l: &str| {
+            let t = l.trim_start();
+            l.starts_with("  ")
+                && crate::decode::DecodePath::ALL
+                    .iter()
+                    .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
+        };
+        text.lines()
+            .filter(|l| lines == 4 || !is_outcome(l))
+            .take(lines)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if report.verdict() == crate::decode::Verdict::Rejected {
+        // Every path rejects the value alike: not a split, but a row the DTO cannot read.
+        let text = render(4);
+        return vec![LiveFinding {
+            class: "rejected".to_owned(),
+            declared: true,
+            pointer: String::new(),
+            description: text,
+        }];
+    }
     if report.findings.is_empty() {
         return Vec::new();
     }
-    let explained = has_duplicate_names(input);
-    let text = report.render(DiffStyle {
-        redact: !show_values,
-        ..DiffStyle::default()
-    });
-    // The per-path outcome lines repeat the value five times; keep the verdict and findings.
-    let is_outcome = |l: &str| {
-        let t = l.trim_start();
-        l.starts_with("  ")
-            && crate::decode::DecodePath::ALL
-                .iter()
-                .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
-    };
-    let description: String = text
-        .lines()
-        .filter(|l| !is_outcome(l))
-        .take(8)
-        .collect::<Vec<_>>()
-        .join("\n");
+    // Only needed (and only computed) when something is not declared by the DTO.
+    let explained = report.findings.iter().any(|f| !f.accepted) && has_duplicate_names(input);
+    let description = render(8);
     report
         .findings
         .iter()
         .map(|f| {
             let declared = f.accepted || explained;
             let mut d = description.clone();
-            if explained && !f.accepted {
+            if explained && !f.accepted && describe != Describe::No {
                 d.push_str("\nexplained: the value has duplicate member names (json keeps them; jsonb and the DOM keep the last, serde's direct path rejects or keeps the first)");
             }
             LiveFinding {
@@ -154,8 +189,9 @@ pub fn check_row(
     binary: &[u8],
     text: Option<&[u8]>,
     check: &dyn Fn(&[u8]) -> Report,
-    show_values: bool,
+    describe: Describe,
 ) -> Vec<LiveFinding> {
+    let show_values = describe.show_values();
     let mut out = Vec::new();
     let value: &[u8] = match kind {
         ColumnKind::Jsonb => match jsonb::wire_text(binary) {
@@ -193,7 +229,8 @@ pub fn check_row(
         }
     }
     if let Some(t) = text {
-        if !same_canonical(t, value) {
+        // Identical bytes need no canonicalization (the usual case for jsonb).
+        if t != value && !same_canonical(t, value) {
             out.push(finding(
                 "text-binary",
                 format!(
@@ -205,7 +242,7 @@ pub fn check_row(
         }
     }
     let report = check(value);
-    out.extend(decode_findings(&report, value, show_values));
+    out.extend(decode_findings(&report, value, describe));
     out
 }
 
@@ -343,7 +380,7 @@ pub struct ScanReport {
     pub complete: bool,
     /// Rows with at least one finding the DTO does not declare and the model does not explain.
     pub divergences: u64,
-    /// Rows whose findings are all declared or explained.
+    /// Rows whose findings are all declared, explained, or consistent rejections.
     pub declared: u64,
     /// Findings per class (declared ones included).
     pub classes: BTreeMap<String, u64>,
@@ -385,10 +422,17 @@ impl ScanReport {
 
     /// Records one row's findings.
     pub fn record(&mut self, key: &str, findings: Vec<LiveFinding>) {
+        self.record_with(|| key.to_owned(), findings);
+    }
+
+    /// Records one row's findings; the key is only formed when there are findings.
+    pub fn record_with(&mut self, key: impl FnOnce() -> String, findings: Vec<LiveFinding>) {
         self.rows_read += 1;
         if findings.is_empty() {
             return;
         }
+        let key = key();
+        let key = key.as_str();
         if findings.iter().any(|f| !f.declared) {
             self.divergences += 1;
         } else {
@@ -404,6 +448,16 @@ impl ScanReport {
                 description: f.description,
             });
         }
+    }
+
+    /// Whether a finding of this class would still be kept as an example.
+    #[must_use]
+    pub fn wants_example(&self, class: &str, declared: bool) -> bool {
+        self.examples
+            .iter()
+            .filter(|x| x.class == class && x.declared == declared)
+            .count()
+            < EXAMPLES_PER_CLASS
     }
 
     fn push_example(&mut self, e: Example) {
@@ -529,7 +583,7 @@ impl ScanReport {
         let _ = writeln!(s, "divergences: {}", self.divergences);
         let _ = writeln!(
             s,
-            "declared: {} (rows whose findings the DTO declares or the jsonb model explains)",
+            "declared: {} (rows whose findings the DTO declares, the jsonb model explains, or that every path rejects alike)",
             self.declared
         );
         if self.classes.is_empty() {
