@@ -81,3 +81,8 @@ demo:
 demo-offline:
     cargo build -q --release --locked -p equijson-cli
     bash scripts/demo.sh target/release/equijson
+
+# `pg scan` against raw binary COPY on seeded ~330-byte contact rows, peak RSS (ephemeral
+# cluster; `just bench-pg 1000000 4000000 --samples 3`).
+bench-pg *ARGS:
+    cargo run --release --locked -p equijson-pg --example scan_bench -- {{ARGS}}
