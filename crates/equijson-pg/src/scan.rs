@@ -395,21 +395,13 @@ fn stream(
         let findings = match &fields[1] {
             Some(value) => {
                 let text = fields[2].as_deref();
-                let quick = live::check_row(plan.kind, value, text, check, live::Describe::No);
-                // Describe (the slow part) only rows whose findings still lack an example.
-                if quick
-                    .iter()
-                    .any(|f| report.wants_example(&f.class, f.declared))
-                {
-                    let describe = if opts.show_values {
-                        live::Describe::Values
-                    } else {
-                        live::Describe::Redacted
-                    };
-                    live::check_row(plan.kind, value, text, check, describe)
+                let describe = if opts.show_values {
+                    live::Describe::Values
                 } else {
-                    quick
-                }
+                    live::Describe::Redacted
+                };
+                let wants = |class: &str, declared: bool| report.wants_example(class, declared);
+                live::check_row_with(plan.kind, value, text, check, &wants, describe)
             }
             None => Vec::new(),
         };
