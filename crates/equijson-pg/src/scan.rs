@@ -279,6 +279,10 @@ pub fn scan_parallel(
     if jobs <= 1 {
         return scan_with(config, opts, dto, check, &mut |r, t| progress(r, t));
     }
+    if opts.limit.is_some() {
+        // A limit per sub-shard would not be the limit asked for.
+        return Err(PgError::Usage("--limit cannot be combined with --jobs above 1".into()));
+    }
     let (k0, n0) = opts.shard.unwrap_or((1, 1));
     let n = n0
         .checked_mul(jobs)
@@ -291,7 +295,6 @@ pub fn scan_parallel(
                 let mut o = opts.clone();
                 // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
                 o.shard = Some((k0 + n0 * j, n));
-                o.limit = None;
                 let done = &done;
                 let totals = &totals;
                 s.spawn(move || {
