@@ -69,9 +69,16 @@ canon *ARGS:
 props *ARGS:
     cargo run -q --release --locked -p equijson-cli -- props {{ARGS}}
 
-# The main job: canonical forms of the RFC 8785 samples, a decode-equivalence report and
-# property runs over the DTO catalogue.
+# The main job: `equijson demo`: an ephemeral PostgreSQL cluster, a seeded contacts table,
+# json/jsonb round trips and decode-equivalence scans of every row (exit 0 when every
+# finding is declared by the DTO or explained by the jsonb model).
 demo:
+    cargo build -q --release --locked -p equijson-cli
+    target/release/equijson demo
+
+# Without PostgreSQL: canonical forms of the RFC 8785 samples, a decode-equivalence report
+# and property runs over the DTO catalogue.
+demo-offline:
     cargo build -q --release --locked -p equijson-cli
     bash scripts/demo.sh target/release/equijson
 
@@ -110,3 +117,8 @@ bench-all: bench bench-allocs bench-memory bench-cli bench-keys
 big-inputs:
     cargo build --release --locked -p equijson-cli
     cargo test --release --locked -p equijson-cli --test big_inputs -- --ignored --nocapture
+
+# `pg scan` against raw binary COPY on seeded ~330-byte contact rows, peak RSS (ephemeral
+# cluster; `just bench-pg 1000000 4000000 --samples 3`).
+bench-pg *ARGS:
+    cargo run --release --locked -p equijson-pg --example scan_bench -- {{ARGS}}

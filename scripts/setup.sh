@@ -43,4 +43,18 @@ if ! command -v node >/dev/null; then
   say "node not found: install Node.js (apt-get install -y nodejs)"; exit 2
 fi
 
+# PostgreSQL server binaries (initdb, pg_ctl, postgres) for the live runner and its tests.
+pg_bin_ok() {
+  command -v initdb >/dev/null && return 0
+  local d; d=$(pg_config --bindir 2>/dev/null || true)
+  [ -n "$d" ] && [ -x "$d/initdb" ] && return 0
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+}
+if ! pg_bin_ok; then
+  say "installing PostgreSQL (apt-get install postgresql)"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+  pg_bin_ok || { say "PostgreSQL installed but initdb not found"; exit 2; }
+fi
+
 say "ok: $(cargo --version | cut -d' ' -f1-2), $(just --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), node $(node --version)"

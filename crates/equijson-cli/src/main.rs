@@ -9,6 +9,7 @@ mod decode;
 mod dtos;
 mod exit;
 mod input;
+mod pg;
 mod props;
 mod report;
 
@@ -41,6 +42,12 @@ enum Command {
     Props(props::PropsArgs),
     /// List the DTO catalogue (names for --dto).
     Dtos(dtos::DtosArgs),
+    /// Check decode equivalence against live PostgreSQL (round trips, table scans).
+    Pg(pg::PgArgs),
+    /// Work with scan reports (merge shard reports).
+    Report(pg::ReportArgs),
+    /// The main job: an ephemeral PostgreSQL, a seeded contacts table, round trips and scans.
+    Demo,
 }
 
 fn main() -> ExitCode {
@@ -50,6 +57,9 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode::run(&args),
         Command::Props(args) => props::run(&args),
         Command::Dtos(args) => dtos::run(&args),
+        Command::Pg(args) => pg::run(&args),
+        Command::Report(args) => pg::run_report(&args),
+        Command::Demo => pg::run_demo(),
     };
     code.into()
 }

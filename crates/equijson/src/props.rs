@@ -125,23 +125,53 @@ pub fn case(cfg: &PropsConfig, case: u64) -> (Json, u64) {
     (tree, style)
 }
 
+/// The `digest:` of a run: SHA-256 over the canonical form of every case, in order (a
+/// case that does not canonicalize contributes `!` and its text), each followed by `\n`.
+#[derive(Debug, Clone, Default)]
+pub struct CaseDigest(Sha256);
+
+impl CaseDigest {
+    /// An empty digest.
+    #[must_use]
+    pub fn new() -> Self {
+        Self(Sha256::new())
+    }
+
+    /// Adds the next case's text.
+    pub fn add(&mut self, text: &[u8]) {
+        if let Ok(c) = crate::canonicalize(text) {
+            self.0.update(&c);
+        } else {
+            self.0.update(b"!");
+            self.0.update(text);
+        }
+        self.0.update(b"\n");
+    }
+
+    /// The digest in lower-case hex.
+    #[must_use]
+    pub fn finish(self) -> String {
+        self.0
+            .finalize()
+            .iter()
+            .fold(String::with_capacity(64), |mut s, b| {
+                let _ = write!(s, "{b:02x}");
+                s
+            })
+    }
+}
+
 /// Runs the properties; `progress(done, failed)` is called after every case.
 pub fn run(cfg: &PropsConfig, mut progress: impl FnMut(u64, u64)) -> PropsOutcome {
     let spec = cfg.spec();
-    let mut hasher = Sha256::new();
+    let mut digest = CaseDigest::new();
     let mut passed = 0;
     let mut failed = 0;
     let mut first_failure = None;
     for i in 0..cfg.cases {
         let (tree, style) = case(cfg, i);
         let text = tree.render(Style::Seeded(style));
-        if let Ok(c) = crate::canonicalize(text.as_bytes()) {
-            hasher.update(&c);
-        } else {
-            hasher.update(b"!");
-            hasher.update(text.as_bytes());
-        }
-        hasher.update(b"\n");
+        digest.add(text.as_bytes());
         match failing_property(spec, &tree, style) {
             None => passed += 1,
             Some(property) => {
@@ -153,13 +183,7 @@ pub fn run(cfg: &PropsConfig, mut progress: impl FnMut(u64, u64)) -> PropsOutcom
         }
         progress(i + 1, failed);
     }
-    let digest = hasher
-        .finalize()
-        .iter()
-        .fold(String::with_capacity(64), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        });
+    let digest = digest.finish();
     PropsOutcome {
         dto: spec.name,
         cases: cfg.cases,

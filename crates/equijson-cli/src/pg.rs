@@ -1,0 +1,409 @@
+//! `equijson pg roundtrip|scan` and `equijson report merge`: thin shells over `equijson-pg`.
+
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_wrap,
+    reason = "row counts and rates are shown, not computed on; ids stay far below 2^63"
+)]
+
+use std::io::{IsTerminal, Write as _};
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use equijson::live::ScanReport;
+use equijson_pg::connect::{PgError, Target};
+use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
+use equijson_pg::scan::{ScanOptions, parse_shard, scan_parallel};
+
+use crate::exit::Status;
+
+const PG_HELP: &str = "\
+Connection: --database-url URL (postgresql://user:pass@host:port/db or libpq key=value),
+else DATABASE_URL, else an ephemeral cluster (initdb + pg_ctl from PATH or
+`pg_config --bindir`, a temporary data directory, a private unix socket and a free port,
+run as an unprivileged user when started as root; removed at exit and on Ctrl-C).
+The server and version used are printed on stderr. The password is never printed.
+
+Exit codes:
+  0  nothing diverges
+  1  something diverges (a finding the DTO does not declare and the model does not explain)
+  2  usage, connection or server error, or an incomplete scan (complete: false)";
+
+/// Check decode equivalence against a live PostgreSQL server.
+#[derive(Args, Debug)]
+#[command(after_help = PG_HELP)]
+pub(crate) struct PgArgs {
+    #[command(subcommand)]
+    command: PgCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum PgCommand {
+    /// Round-trip generated documents through json and jsonb columns of a temporary table.
+    Roundtrip(RoundtripArgs),
+    /// Stream a json, jsonb or text column of a table and check every row.
+    Scan(ScanArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ConnArgs {
+    /// Server to use (else `DATABASE_URL`, else an ephemeral cluster).
+    #[arg(long, value_name = "URL", global = true)]
+    database_url: Option<String>,
+}
+
+const ROUNDTRIP_HELP: &str = "\
+Each generated document (the same cases as `equijson props` with the same --seed, --cases,
+--dto and --size) is sent as a text parameter (jsonb_in/json_in) and as a binary parameter
+(jsonb_recv/json_recv) into a session-private temporary table, and read back in binary and
+text format. Checked per case:
+  1. the jsonb model predicts the server's jsonb text and binary form exactly, and its
+     rejections with the SQLSTATE (\\u0000 22P05, lone surrogates 22P02, overflow 22003);
+  2. the decode paths of the DTO agree on what the server returns (binary and text);
+  3. json comes back verbatim.
+The `digest:` line equals the one of `equijson props` for the same arguments.";
+
+#[derive(Args, Debug)]
+#[command(after_help = ROUNDTRIP_HELP)]
+struct RoundtripArgs {
+    /// Seed (decimal or 0x-hex).
+    #[arg(long, value_name = "S", value_parser = parse_seed, default_value = "1")]
+    seed: u64,
+    /// Number of cases.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    cases: u64,
+    /// The DTO (see `equijson dtos`); default `value`.
+    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
+    dto: Option<String>,
+    /// Generator size parameter (as `equijson props --size`).
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u8).range(0..=32))]
+    size: u8,
+    #[command(flatten)]
+    conn: ConnArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    Human,
+    Json,
+}
+
+const SCAN_HELP: &str = "\
+Streams the column with binary COPY inside a read-only, repeatable-read transaction
+(never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
+for jsonb, the jsonb model against the server's own jsonb text, and canonical(text form)
+against canonical(binary form). Identifiers are quoted (`--table a.b` is schema a, table
+b). Values are redacted in reports unless --show-values.
+
+Report fields (--format json uses exactly these names): rows_total (count at start),
+rows_read, complete, divergences, declared, classes, examples [{class, key, pointer,
+declared, description}], rows_per_sec, peak_rss_bytes, elapsed_secs, error.
+A lost connection, a stopped server or a statement timeout ends the scan with
+complete: false and exit 2.";
+
+#[derive(Args, Debug)]
+#[command(after_help = SCAN_HELP)]
+struct ScanArgs {
+    /// Table (`name` or `schema.name`).
+    #[arg(long, value_name = "T")]
+    table: String,
+    /// Column holding the JSON (json, jsonb or text).
+    #[arg(long, value_name = "C")]
+    column: String,
+    /// Column that names rows in the report (default: row number).
+    #[arg(long, value_name = "K")]
+    key: Option<String>,
+    /// The DTO (see `equijson dtos`); default `value`.
+    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
+    dto: Option<String>,
+    /// Only rows matching this SQL condition (runs in the read-only transaction).
+    #[arg(long = "where", value_name = "SQL")]
+    where_sql: Option<String>,
+    /// At most N rows.
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+    /// Scan slice K of N (by key hash, else heap block); N shards cover every row once.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u32, u32)>,
+    /// Connections to scan with in parallel (each a sub-shard).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    jobs: u32,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Show row values in examples (default: kinds and lengths only).
+    #[arg(long)]
+    show_values: bool,
+    #[command(flatten)]
+    conn: ConnArgs,
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    equijson::props::parse_seed(s)
+        .ok_or_else(|| "not a 64-bit unsigned seed (decimal or 0x-hex)".to_owned())
+}
+
+/// Runs `equijson pg ...`.
+pub(crate) fn run(args: &PgArgs) -> Status {
+    match &args.command {
+        PgCommand::Roundtrip(a) => run_roundtrip(a),
+        PgCommand::Scan(a) => run_scan(a),
+    }
+}
+
+/// Connects as asked and prints which server is used; `None` (after a message) on failure.
+pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
+    let target = Target::from_url_or_env(url).map_err(|e| fail(&e))?;
+    let mut client = target.connect().map_err(|e| fail(&e))?;
+    let version = client
+        .query_one("SELECT current_setting('server_version')", &[])
+        .map_or_else(|_| "unknown".to_owned(), |r| r.get::<_, String>(0));
+    match target.cluster() {
+        Some(c) => eprintln!(
+            "equijson: server: {} (server_version {version})",
+            c.describe()
+        ),
+        None => eprintln!(
+            "equijson: server: {} (PostgreSQL {version})",
+            target.describe()
+        ),
+    }
+    Ok(target)
+}
+
+fn fail(e: &PgError) -> Status {
+    // A Ctrl-C / SIGTERM is stopping the ephemeral server: that, not this error, is the outcome.
+    equijson_pg::cluster::wait_for_signal_exit();
+    eprintln!("equijson: error: {e}");
+    Status::Environment
+}
+
+fn run_roundtrip(a: &RoundtripArgs) -> Status {
+    let spec = equijson::dto::find(a.dto.as_deref().unwrap_or("value"))
+        .unwrap_or(&equijson::dto::catalogue()[0]);
+    let target = match open_target(a.conn.database_url.as_deref()) {
+        Ok(t) => t,
+        Err(s) => return s,
+    };
+    let mut client = match target.connect() {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let tty = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let opts = RoundtripOptions {
+        seed: a.seed,
+        cases: a.cases,
+        size: usize::from(a.size),
+    };
+    let result = roundtrip_dto(&mut client, spec, opts, &mut |done, failed| {
+        if tty && done % 25 == 0 {
+            eprint!("\r{done}/{} cases, {failed} failed", a.cases);
+        }
+    });
+    if tty && started.elapsed().as_millis() > 0 {
+        eprint!("\r\x1b[K");
+    }
+    match result {
+        Ok(r) => {
+            let status = if r.failed > 0 {
+                Status::Invalid
+            } else {
+                Status::Success
+            };
+            crate::report::emit(&r.render(), status)
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+fn run_scan(a: &ScanArgs) -> Status {
+    let dto_name = a.dto.as_deref().unwrap_or("value");
+    let spec = equijson::dto::find(dto_name).unwrap_or(&equijson::dto::catalogue()[0]);
+    let target = match open_target(a.conn.database_url.as_deref()) {
+        Ok(t) => t,
+        Err(s) => return s,
+    };
+    let opts = ScanOptions {
+        table: a.table.clone(),
+        column: a.column.clone(),
+        key: a.key.clone(),
+        where_sql: a.where_sql.clone(),
+        limit: a.limit,
+        shard: a.shard,
+        show_values: a.show_values,
+    };
+    let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
+    let check = |b: &[u8]| (spec.check)(b);
+    let result = scan_parallel(
+        target.config(),
+        &opts,
+        a.jobs,
+        spec.name,
+        &check,
+        &|r, t| bar.show(r, t),
+    );
+    bar.finish();
+    match result {
+        Ok(report) => emit_scan(&report, a.format),
+        Err(e) => fail(&e),
+    }
+}
+
+/// Prints a scan report; exit 2 when incomplete, 1 when divergent.
+pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
+    if !report.complete {
+        equijson_pg::cluster::wait_for_signal_exit();
+    }
+    let status = scan_status(report);
+    let text = match format {
+        Format::Human => report.render(),
+        Format::Json => match serde_json::to_string_pretty(report) {
+            Ok(s) => s + "\n",
+            Err(e) => {
+                eprintln!("equijson: error: {e}");
+                return Status::Environment;
+            }
+        },
+    };
+    if let Some(e) = &report.error {
+        eprintln!("equijson: error: scan incomplete: {e}");
+    }
+    crate::report::emit(&text, status)
+}
+
+pub(crate) fn scan_status(report: &ScanReport) -> Status {
+    if !report.complete {
+        Status::Environment
+    } else if report.is_divergent() {
+        Status::Invalid
+    } else {
+        Status::Success
+    }
+}
+
+/// A progress bar with rate and ETA on a terminal; silent otherwise.
+struct Progress {
+    on: bool,
+    started: Instant,
+    last: std::sync::Mutex<Instant>,
+}
+
+impl Progress {
+    fn new(on: bool) -> Self {
+        Self {
+            on,
+            started: Instant::now(),
+            last: std::sync::Mutex::new(Instant::now()),
+        }
+    }
+
+    fn show(&self, rows: u64, total: u64) {
+        if !self.on {
+            return;
+        }
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
+        if last.elapsed().as_millis() < 200 {
+            return;
+        }
+        *last = Instant::now();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
+        let rate = rows as f64 / secs;
+        let frac = if total > 0 {
+            (rows as f64 / total as f64).min(1.0)
+        } else {
+            0.0
+        };
+        let filled = (frac * 30.0) as usize;
+        let eta = if rate > 0.0 && total > rows {
+            (total - rows) as f64 / rate
+        } else {
+            0.0
+        };
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r[{}{}] {:>3.0}% {rows}/{total} rows  {rate:.0} rows/s  ETA {eta:.0}s\x1b[K",
+            "#".repeat(filled),
+            ".".repeat(30 - filled),
+            frac * 100.0
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&self) {
+        if self.on {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+/// Combine reports.
+#[derive(Args, Debug)]
+pub(crate) struct ReportArgs {
+    #[command(subcommand)]
+    command: ReportCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum ReportCommand {
+    /// Add shard reports (`pg scan --shard K/N --format json`) into one. The result is
+    /// complete only if every shard is complete and shards 1..N are each present once.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Report files (JSON from `pg scan --format json`).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<std::path::PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    format: Format,
+}
+
+/// Runs `equijson report ...`.
+pub(crate) fn run_report(args: &ReportArgs) -> Status {
+    let ReportCommand::Merge(m) = &args.command;
+    let mut reports = Vec::new();
+    for f in &m.files {
+        let text = match std::fs::read(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("{}: error: {e}", f.display());
+                return Status::Environment;
+            }
+        };
+        match serde_json::from_slice::<ScanReport>(&text) {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                eprintln!(
+                    "{}:{}:{}: error: not a scan report: {e}",
+                    f.display(),
+                    e.line(),
+                    e.column()
+                );
+                return Status::Environment;
+            }
+        }
+    }
+    match ScanReport::merge(&reports) {
+        Ok(r) => emit_scan(&r, m.format),
+        Err(e) => {
+            eprintln!("equijson: error: {e}");
+            Status::Environment
+        }
+    }
+}
+
+/// Runs `equijson demo`.
+pub(crate) fn run_demo() -> Status {
+    let mut out = std::io::stdout().lock();
+    match equijson_pg::demo::run(&mut out) {
+        Ok(true) => Status::Success,
+        Ok(false) => Status::Invalid,
+        Err(e) => fail(&e),
+    }
+}

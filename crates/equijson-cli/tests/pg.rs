@@ -1,0 +1,304 @@
+//! `equijson pg ...`, `report merge` and the ephemeral cluster's teardown, end to end against real PostgreSQL.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use equijson_pg::cluster::EphemeralCluster;
+use equijson_pg::seed::seed_contacts;
+
+fn run(args: &[&str], url: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_equijson"))
+        .args(args)
+        .env("DATABASE_URL", url)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run equijson")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn seeded(rows: u64) -> EphemeralCluster {
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
+    seed_contacts(&mut client, "contacts", rows, 3, 4, true).expect("seed");
+    cluster
+}
+
+#[test]
+fn scan_json_report_has_the_named_fields_and_merge_needs_every_shard() {
+    let cluster = seeded(300);
+    let url = cluster.connection_string();
+    let o = run(
+        &[
+            "pg", "scan", "--table", "contacts", "--column", "raw", "--key", "id", "--dto",
+            "contact", "--format", "json",
+        ],
+        &url,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
+    for field in [
+        "rows_total",
+        "rows_read",
+        "complete",
+        "divergences",
+        "classes",
+        "examples",
+        "rows_per_sec",
+        "peak_rss_bytes",
+    ] {
+        assert!(v.get(field).is_some(), "missing {field}: {v}");
+    }
+    assert_eq!(v["rows_total"], 308);
+    assert_eq!(v["rows_read"], 308);
+    assert_eq!(v["complete"], true);
+    assert!(
+        v["classes"]["error-split"].as_u64().unwrap_or(0) >= 1,
+        "{v}"
+    );
+    // Values are redacted by default: the tricky row's names do not appear.
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("Second Spelling"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("PostgreSQL"),
+        "server and version printed"
+    );
+
+    // The value DTO on the jsonb column finds nothing undeclared either.
+    let o = run(
+        &["pg", "scan", "--table", "contacts", "--column", "doc"],
+        &url,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    // Shards, then merge.
+    let dir = std::env::temp_dir().join(format!("equijson-pg-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let o = run(
+            &[
+                "pg",
+                "scan",
+                "--table",
+                "contacts",
+                "--column",
+                "doc",
+                "--shard",
+                &format!("{k}/3"),
+                "--format",
+                "json",
+            ],
+            &url,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let f = dir.join(format!("s{k}.json"));
+        std::fs::write(&f, &o.stdout).expect("write");
+        files.push(f.to_string_lossy().into_owned());
+    }
+    let mut args = vec!["report", "merge"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(&args, &url);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let m: serde_json::Value = serde_json::from_slice(&o.stdout).expect("merged");
+    assert_eq!(m["rows_read"], 308);
+    assert_eq!(m["complete"], true);
+    let o = run(&["report", "merge", &files[0], &files[2]], &url);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a missing shard is incomplete: {}",
+        text(&o)
+    );
+    let m: serde_json::Value = serde_json::from_slice(&o.stdout).expect("merged");
+    assert_eq!(m["complete"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // --jobs gives the same rows as one connection.
+    let o = run(
+        &[
+            "pg", "scan", "--table", "contacts", "--column", "doc", "--jobs", "3", "--format",
+            "json",
+        ],
+        &url,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(j["rows_read"], 308);
+}
+
+#[test]
+fn environment_errors_exit_2_without_the_password() {
+    let cluster = seeded(10);
+    let url = cluster.connection_string();
+    for (args, needle) in [
+        (
+            vec!["--table", "x\"; drop table contacts; --", "--column", "doc"],
+            "does not exist",
+        ),
+        (
+            vec!["--table", "contacts", "--column", "nope"],
+            "column nope does not exist",
+        ),
+        (
+            vec!["--table", "contacts", "--column", "id"],
+            "has type bigint",
+        ),
+    ] {
+        let mut a = vec!["pg", "scan"];
+        a.extend(args);
+        let o = run(&a, &url);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(needle), "{}", text(&o));
+    }
+    let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
+    let n: i64 = client
+        .query_one("SELECT count(*) FROM contacts", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(n, 18, "the injected name dropped nothing");
+
+    let bad = format!(
+        "postgresql://equijson:wr0ng-s3cret-pw@127.0.0.1:{}/postgres",
+        cluster.port()
+    );
+    let o = run(
+        &["pg", "scan", "--table", "contacts", "--column", "doc"],
+        &bad,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("authentication failed"), "{}", text(&o));
+    assert!(!text(&o).contains("wr0ng-s3cret-pw"), "{}", text(&o));
+
+    let good = format!(
+        "postgresql://equijson:{}@127.0.0.1:{}/postgres",
+        cluster.password(),
+        cluster.port()
+    );
+    let o = run(
+        &["pg", "scan", "--table", "contacts", "--column", "doc"],
+        &good,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains(cluster.password()), "{}", text(&o));
+
+    let o = run(
+        &["pg", "scan", "--table", "contacts", "--column", "doc"],
+        "postgresql://u:pw-unreachable-9@127.0.0.1:1/db?connect_timeout=3",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("cannot connect"), "{}", text(&o));
+    assert!(!text(&o).contains("pw-unreachable-9"), "{}", text(&o));
+}
+
+#[test]
+fn server_stopped_mid_scan_exits_2_with_complete_false() {
+    let mut cluster = seeded(30_000);
+    let url = cluster.connection_string();
+    let child = Command::new(env!("CARGO_BIN_EXE_equijson"))
+        .args([
+            "pg", "scan", "--table", "contacts", "--column", "doc", "--dto", "contact", "--format",
+            "json",
+        ])
+        .env("DATABASE_URL", &url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // Wait until the COPY is running on the server, then stop the server.
+    let mut watcher = cluster.config().connect(postgres::NoTls).expect("connect");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let n: i64 = watcher
+            .query_one("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY (SELECT%' AND pid <> pg_backend_pid()", &[])
+            .expect("activity")
+            .get(0);
+        if n > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "scan never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    drop(watcher);
+    cluster.kill().expect("stop server");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).expect("a report even when incomplete");
+    assert_eq!(v["complete"], false, "{v}");
+    assert_eq!(v["rows_total"], 30_008);
+    assert!(v["rows_read"].as_u64().expect("rows_read") < 30_008, "{v}");
+    assert!(
+        v["error"].as_str().unwrap_or("").contains("of 30008 rows"),
+        "{v}"
+    );
+}
+
+#[test]
+fn ephemeral_cluster_is_removed_on_sigterm_and_sigint() {
+    for signal in ["-TERM", "-INT"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
+            .args(["pg", "roundtrip", "--cases", "100000000"])
+            .env_remove("DATABASE_URL")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let guard = KillOnDrop(child.id());
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let line = lines.next().expect("a line").expect("utf8");
+        assert!(line.contains("ephemeral cluster"), "{line}");
+        let socket = line
+            .split_once(", socket ")
+            .and_then(|(_, s)| s.rsplit_once(" port "))
+            .map(|(s, _)| s)
+            .expect("socket path");
+        let root = std::path::Path::new(socket)
+            .parent()
+            .expect("root")
+            .to_path_buf();
+        assert!(
+            root.join("data").join("postmaster.pid").exists(),
+            "{}",
+            root.display()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+        let ok = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(ok.success());
+        let status = child.wait().expect("wait");
+        std::mem::forget(guard);
+        assert_eq!(status.code(), Some(130), "{signal}");
+        assert!(!root.exists(), "{signal}: {} left behind", root.display());
+        let ps = Command::new("pgrep")
+            .args(["-f", &root.to_string_lossy()])
+            .output();
+        if let Ok(ps) = ps {
+            assert!(
+                ps.stdout.is_empty(),
+                "{signal}: server still running: {}",
+                String::from_utf8_lossy(&ps.stdout)
+            );
+        }
+    }
+}
+
+/// Sends SIGTERM to a child this test started if the test fails before it exits.
+struct KillOnDrop(u32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.to_string()])
+            .status();
+    }
+}

@@ -1,0 +1,306 @@
+//! Where to connect: `--database-url`, `DATABASE_URL`, or an ephemeral cluster; errors that never show the password.
+
+use std::fmt::Write as _;
+
+use postgres::error::SqlState;
+use postgres::{Client, NoTls};
+
+use crate::cluster::{ClusterError, EphemeralCluster};
+
+/// The environment variable read when no URL is given.
+pub const DATABASE_URL_ENV: &str = "DATABASE_URL";
+
+/// Errors of the live runner. Messages never contain the connection password.
+#[derive(Debug, thiserror::Error)]
+pub enum PgError {
+    /// The connection URL / string could not be parsed.
+    #[error("invalid database URL: {0}")]
+    BadUrl(String),
+    /// The ephemeral cluster could not be started.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    /// The server could not be reached (refused, unknown host, timeout, socket missing).
+    #[error("cannot connect to {target}: {message}")]
+    Unreachable {
+        /// The server, without the password.
+        target: String,
+        /// Why.
+        message: String,
+    },
+    /// The server rejected the credentials.
+    #[error("authentication failed for {target}: {message}")]
+    Auth {
+        /// The server, without the password.
+        target: String,
+        /// The server's message.
+        message: String,
+    },
+    /// The table does not exist (or is not visible).
+    #[error("table {0} does not exist")]
+    NoTable(String),
+    /// The column does not exist in the table.
+    #[error("column {column} does not exist in table {table}")]
+    NoColumn {
+        /// The table.
+        table: String,
+        /// The missing column.
+        column: String,
+    },
+    /// The column has a type the runner cannot read as JSON.
+    #[error("column {column} of {table} has type {found}; expected json, jsonb or text")]
+    WrongType {
+        /// The table.
+        table: String,
+        /// The column.
+        column: String,
+        /// Its type as the server names it.
+        found: String,
+    },
+    /// The connection was lost or the server stopped while working.
+    #[error("connection lost: {0}")]
+    Lost(String),
+    /// A statement ran past `statement_timeout` or was cancelled.
+    #[error("statement cancelled: {0}")]
+    Cancelled(String),
+    /// Any other server or protocol error.
+    #[error("{0}")]
+    Server(String),
+    /// Invalid arguments (shard spec, key, ...).
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// The server a runner talks to: a given URL or an ephemeral cluster it owns.
+pub struct Target {
+    config: postgres::Config,
+    password: Option<String>,
+    cluster: Option<EphemeralCluster>,
+}
+
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Target")
+            .field("server", &self.describe())
+            .field("cluster", &self.cluster)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Target {
+    /// From `url`, else `DATABASE_URL`, else a new [`EphemeralCluster`].
+    ///
+    /// # Errors
+    /// [`PgError::BadUrl`] for an unparsable URL, [`PgError::Cluster`] when no URL is
+    /// given and the cluster cannot start.
+    pub fn from_url_or_env(url: Option<&str>) -> Result<Self, PgError> {
+        let env = std::env::var(DATABASE_URL_ENV)
+            .ok()
+            .filter(|s| !s.is_empty());
+        match url.map(str::to_owned).or(env) {
+            Some(u) => Self::from_url(&u),
+            None => Ok(Self::ephemeral(EphemeralCluster::start()?)),
+        }
+    }
+
+    /// From a `postgresql://` URL or a libpq `key=value` string.
+    ///
+    /// # Errors
+    /// [`PgError::BadUrl`] when it does not parse (the message does not quote the URL).
+    pub fn from_url(url: &str) -> Result<Self, PgError> {
+        let mut config: postgres::Config = url.parse().map_err(|e: postgres::Error| {
+            PgError::BadUrl(scrub(&e.to_string(), password_in_url(url).as_deref()))
+        })?;
+        if config.get_application_name().is_none() {
+            config.application_name("equijson");
+        }
+        let password = config
+            .get_password()
+            .map(|p| String::from_utf8_lossy(p).into_owned());
+        Ok(Self {
+            config,
+            password,
+            cluster: None,
+        })
+    }
+
+    /// Wraps a started cluster (owned: dropping the target stops it).
+    #[must_use]
+    pub fn ephemeral(cluster: EphemeralCluster) -> Self {
+        Self {
+            config: cluster.config(),
+            password: None,
+            cluster: Some(cluster),
+        }
+    }
+
+    /// From connection settings.
+    #[must_use]
+    pub fn from_config(config: postgres::Config) -> Self {
+        let password = config
+            .get_password()
+            .map(|p| String::from_utf8_lossy(p).into_owned());
+        Self {
+            config,
+            password,
+            cluster: None,
+        }
+    }
+
+    /// The connection settings.
+    #[must_use]
+    pub fn config(&self) -> &postgres::Config {
+        &self.config
+    }
+
+    /// The ephemeral cluster, when this target owns one.
+    #[must_use]
+    pub fn cluster(&self) -> Option<&EphemeralCluster> {
+        self.cluster.as_ref()
+    }
+
+    /// The ephemeral cluster, mutably (to stop it in tests).
+    pub fn cluster_mut(&mut self) -> Option<&mut EphemeralCluster> {
+        self.cluster.as_mut()
+    }
+
+    /// `host:port/dbname as user`, never the password.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        describe_config(&self.config)
+    }
+
+    /// Opens a connection.
+    ///
+    /// # Errors
+    /// [`PgError::Unreachable`] or [`PgError::Auth`], never quoting the password.
+    pub fn connect(&self) -> Result<Client, PgError> {
+        connect(&self.config)
+    }
+
+    /// Replaces the password, wherever it occurs in `message`, by `***`.
+    #[must_use]
+    pub fn scrub(&self, message: &str) -> String {
+        scrub(message, self.password.as_deref())
+    }
+}
+
+/// Describes connection settings without the password: `host:port/dbname as user`.
+#[must_use]
+pub fn describe_config(config: &postgres::Config) -> String {
+    let mut s = String::new();
+    for (i, host) in config.get_hosts().iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        match host {
+            postgres::config::Host::Tcp(h) => s.push_str(h),
+            postgres::config::Host::Unix(p) => s.push_str(&p.display().to_string()),
+        }
+    }
+    if s.is_empty() {
+        s.push_str("localhost");
+    }
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let _ = write!(
+        s,
+        ":{port}/{}",
+        config.get_dbname().unwrap_or("(default database)")
+    );
+    if let Some(u) = config.get_user() {
+        let _ = write!(s, " as {u}");
+    }
+    s
+}
+
+/// Connects with `config` (no TLS).
+///
+/// # Errors
+/// [`PgError::Unreachable`] or [`PgError::Auth`], never quoting the password.
+pub fn connect(config: &postgres::Config) -> Result<Client, PgError> {
+    let password = config
+        .get_password()
+        .map(|p| String::from_utf8_lossy(p).into_owned());
+    let mut config = config.clone();
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(std::time::Duration::from_secs(10));
+    }
+    config.connect(NoTls).map_err(|e| {
+        let target = describe_config(&config);
+        let message = scrub(&error_text(&e), password.as_deref());
+        match e.code() {
+            Some(c)
+                if *c == SqlState::INVALID_PASSWORD
+                    || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+            {
+                PgError::Auth { target, message }
+            }
+            _ if message.contains("password") => PgError::Auth { target, message },
+            _ => PgError::Unreachable { target, message },
+        }
+    })
+}
+
+/// The full text of a driver error: the server's message with detail, or the chain of causes.
+#[must_use]
+pub fn error_text(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        let mut s = format!("{}: {}", db.code().code(), db.message());
+        if let Some(d) = db.detail() {
+            let _ = write!(s, " ({d})");
+        }
+        return s;
+    }
+    let mut s = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(cause) = src {
+        let text = cause.to_string();
+        if !s.contains(&text) {
+            let _ = write!(s, ": {text}");
+        }
+        src = cause.source();
+    }
+    s
+}
+
+/// Classifies an error met while working (after connecting): lost connection, cancelled
+/// statement, or another server error.
+#[must_use]
+pub fn classify(e: &postgres::Error, password: Option<&str>) -> PgError {
+    let text = scrub(&error_text(e), password);
+    if e.is_closed() {
+        return PgError::Lost(text);
+    }
+    match e.code() {
+        Some(c)
+            if *c == SqlState::ADMIN_SHUTDOWN
+                || *c == SqlState::CRASH_SHUTDOWN
+                || *c == SqlState::CANNOT_CONNECT_NOW
+                || c.code().starts_with("08") =>
+        {
+            PgError::Lost(text)
+        }
+        Some(c) if *c == SqlState::QUERY_CANCELED => PgError::Cancelled(text),
+        Some(_) => PgError::Server(text),
+        // No SQLSTATE: an I/O or protocol failure, i.e. the connection is gone.
+        None => PgError::Lost(text),
+    }
+}
+
+fn password_in_url(url: &str) -> Option<String> {
+    // postgresql://user:password@host/... or password=... in a key=value string.
+    if let Some(rest) = url.split_once("://").map(|(_, r)| r) {
+        let userinfo = rest.split('@').next().filter(|_| rest.contains('@'))?;
+        return userinfo.split_once(':').map(|(_, p)| p.to_owned());
+    }
+    url.split_whitespace()
+        .find_map(|kv| kv.strip_prefix("password=").map(str::to_owned))
+}
+
+/// Replaces every occurrence of `password` in `message` by `***`.
+#[must_use]
+pub fn scrub(message: &str, password: Option<&str>) -> String {
+    match password {
+        Some(p) if !p.is_empty() => message.replace(p, "***"),
+        _ => message.to_owned(),
+    }
+}

@@ -1,0 +1,41 @@
+//! Live PostgreSQL runner for equijson: ephemeral clusters, json/jsonb round trips and row scans.
+//!
+//! # Ephemeral clusters
+//!
+//! [`cluster::EphemeralCluster::start`] runs `initdb` into a temporary directory and
+//! starts the server with `pg_ctl` on a private unix socket and a free `127.0.0.1` port
+//! (as an unprivileged OS user when the process is root). Dropping the value stops the
+//! server and deletes its files; Ctrl-C, SIGTERM and SIGHUP do the same before exiting.
+//!
+//! ```no_run
+//! use equijson_pg::cluster::EphemeralCluster;
+//! let cluster = EphemeralCluster::start()?;          // initdb + pg_ctl start
+//! println!("{}", cluster.describe());                // version, bindir, socket, port
+//! let mut client = cluster.config().connect(postgres::NoTls)?; // unix socket, trust
+//! let url = cluster.connection_string();             // for other processes / DATABASE_URL
+//! # let _ = (&mut client, url);
+//! drop(cluster);                                     // pg_ctl stop, files removed
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Connecting to a given server
+//!
+//! [`connect::Target::from_url_or_env`] takes `--database-url`, else `DATABASE_URL`, else
+//! starts an ephemeral cluster. [`connect::connect`] classifies failures (unreachable,
+//! bad credentials) and never shows the password.
+
+#![forbid(unsafe_code)]
+
+pub mod cluster;
+pub mod connect;
+pub mod demo;
+pub mod roundtrip;
+pub mod scan;
+pub mod seed;
+pub mod wire;
+
+pub use cluster::{ClusterError, EphemeralCluster};
+pub use connect::{PgError, Target};
+pub use equijson::live::ScanReport;
+pub use roundtrip::{RoundtripOptions, RoundtripReport, roundtrip};
+pub use scan::{ScanOptions, scan};

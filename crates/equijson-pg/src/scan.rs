@@ -1,0 +1,452 @@
+//! `pg scan`: stream a column of a live table through binary COPY in a read-only transaction and check every row.
+
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_wrap,
+    reason = "row counts and rates are shown, not computed on; ids stay far below 2^63"
+)]
+
+use std::io::{BufReader, Read};
+use std::time::Instant;
+
+use equijson::decode::Report;
+use equijson::live::{self, ColumnKind, ScanReport};
+use postgres::Client;
+
+use crate::connect::{PgError, classify, connect};
+
+/// Opens the read-only, repeatable-read transaction the whole scan runs in (the count at
+/// start and the rows streamed see one snapshot; `--where` cannot write).
+pub const BEGIN: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY";
+/// The type of a column, or no row when it does not exist. `$1`: quoted table name.
+pub const COLUMN_TYPE: &str = "SELECT format_type(a.atttypid, NULL) FROM pg_catalog.pg_attribute a \
+     WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped";
+/// Whether the table exists. `$1`: quoted table name.
+pub const TABLE_EXISTS: &str = "SELECT to_regclass($1) IS NOT NULL";
+
+/// What to scan.
+#[derive(Debug, Clone, Default)]
+pub struct ScanOptions {
+    /// Table name, optionally `schema.table` (each part quoted as an identifier; a name
+    /// containing `.` must be given with its schema).
+    pub table: String,
+    /// Column holding the JSON (json, jsonb or text).
+    pub column: String,
+    /// Column naming each row in reports (any type, shown as text); else the row number.
+    pub key: Option<String>,
+    /// A filter (`--where`), run inside the read-only transaction.
+    pub where_sql: Option<String>,
+    /// At most this many rows.
+    pub limit: Option<u64>,
+    /// Shard `(k, n)`, 1-based: rows whose key hash (or, without a key, heap block number)
+    /// is `k - 1` modulo `n`. Shards `1..=n` cover every row exactly once.
+    pub shard: Option<(u32, u32)>,
+    /// Show values in findings (default: redacted to kinds and lengths).
+    pub show_values: bool,
+}
+
+/// Quotes an identifier: `"` doubled, the whole wrapped in `"`.
+#[must_use]
+pub fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Quotes a table name given as `table` or `schema.table` (split at the first `.` that
+/// is not inside the table part: `a.b` is schema `a`, table `b`).
+#[must_use]
+pub fn quote_table(name: &str) -> String {
+    match name.split_once('.') {
+        Some((schema, table))
+            if !schema.is_empty() && !table.is_empty() && !schema.contains('"') =>
+        {
+            format!("{}.{}", quote_ident(schema), quote_ident(table))
+        }
+        _ => quote_ident(name),
+    }
+}
+
+/// Parses `K/N` (1 <= K <= N).
+///
+/// # Errors
+/// A message saying what is wrong.
+pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("shard {s:?}: expected K/N, e.g. 1/4"))?;
+    let k: u32 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("shard {s:?}: K is not a number"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("shard {s:?}: N is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {s:?}: need 1 <= K <= N"));
+    }
+    Ok((k, n))
+}
+
+struct Plan {
+    kind: ColumnKind,
+    count_sql: String,
+    copy_sql: String,
+}
+
+fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
+    let table = quote_table(&opts.table);
+    let exists: bool = client
+        .query_one(TABLE_EXISTS, &[&table])
+        .map_err(|e| classify(&e, None))?
+        .get(0);
+    if !exists {
+        return Err(PgError::NoTable(opts.table.clone()));
+    }
+    let type_of = |client: &mut Client, col: &str| -> Result<String, PgError> {
+        let rows = client
+            .query(COLUMN_TYPE, &[&table, &col])
+            .map_err(|e| classify(&e, None))?;
+        rows.first()
+            .map(|r| r.get::<_, String>(0))
+            .ok_or_else(|| PgError::NoColumn {
+                table: opts.table.clone(),
+                column: col.to_owned(),
+            })
+    };
+    let found = type_of(client, &opts.column)?;
+    let kind = ColumnKind::from_type_name(&found).ok_or_else(|| PgError::WrongType {
+        table: opts.table.clone(),
+        column: opts.column.clone(),
+        found,
+    })?;
+    if let Some(k) = &opts.key {
+        type_of(client, k)?;
+    }
+    let col = quote_ident(&opts.column);
+    let key_expr = opts.key.as_deref().map(quote_ident);
+    let mut conds = Vec::new();
+    if let Some(w) = &opts.where_sql {
+        conds.push(format!("({w})"));
+    }
+    if let Some((k, n)) = opts.shard {
+        let bucket = match &key_expr {
+            // hashtext is stable across runs and servers of one major version.
+            Some(key) => format!("mod(hashtext({key}::text)::bigint + 2147483648, {n})"),
+            // Every row lives in exactly one heap block.
+            None => format!("mod((ctid::text::point)[0]::bigint, {n})"),
+        };
+        conds.push(format!("{bucket} = {}", k - 1));
+    }
+    let where_clause = if conds.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", conds.join(" AND "))
+    };
+    let limit = opts
+        .limit
+        .map(|l| format!(" LIMIT {l}"))
+        .unwrap_or_default();
+    let key_sel = key_expr
+        .as_deref()
+        .map_or_else(|| "NULL::text".to_owned(), |k| format!("{k}::text"));
+    let text_sel = if kind == ColumnKind::Jsonb {
+        format!("{col}::text")
+    } else {
+        "NULL::text".to_owned()
+    };
+    Ok(Plan {
+        kind,
+        count_sql: format!(
+            "SELECT count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
+        ),
+        copy_sql: format!(
+            "COPY (SELECT {key_sel}, {col}, {text_sel} FROM {table}{where_clause}{limit}) TO STDOUT (FORMAT binary)"
+        ),
+    })
+}
+
+/// Scans with the decode check of a catalogue DTO or any `check` function.
+///
+/// Errors before the first row (unreachable server, credentials, missing table or
+/// column, wrong type, bad `--where`) are `Err`. Once streaming has begun, a lost
+/// connection, a stopped server or a statement timeout gives `Ok` with `complete: false`
+/// and `error` saying why and how far it got: never a silent partial.
+///
+/// # Errors
+/// See above.
+pub fn scan_with(
+    config: &postgres::Config,
+    opts: &ScanOptions,
+    dto: &str,
+    check: &(dyn Fn(&[u8]) -> Report + Sync),
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<ScanReport, PgError> {
+    let password = config
+        .get_password()
+        .map(|p| String::from_utf8_lossy(p).into_owned());
+    let scrub = |e: &postgres::Error| classify(e, password.as_deref());
+    let mut client = connect(config)?;
+    client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
+    let plan = plan(&mut client, opts)?;
+    let mut report = ScanReport::new(&opts.table, &opts.column, dto);
+    report.column_type = Some(plan.kind);
+    report.shard = opts.shard.map(|(k, n)| [k, n]);
+    let total: i64 = client
+        .query_one(plan.count_sql.as_str(), &[])
+        .map_err(|e| scrub(&e))?
+        .get(0);
+    report.rows_total = total.max(0) as u64;
+    let started = Instant::now();
+    let result = stream(
+        &mut client,
+        &plan,
+        opts,
+        check,
+        &mut report,
+        progress,
+        started,
+    );
+    report.elapsed_secs = started.elapsed().as_secs_f64();
+    report.rows_per_sec = if report.elapsed_secs > 0.0 {
+        report.rows_read as f64 / report.elapsed_secs
+    } else {
+        0.0
+    };
+    report.peak_rss_bytes = peak_rss_bytes();
+    match result {
+        Ok(()) => {
+            let _ = client.batch_execute("COMMIT");
+            report.complete = true;
+        }
+        Err(e) => {
+            let e = match e {
+                StreamError::Pg(e) => scrub(&e),
+                StreamError::Io(e) => io_to_pg(&e, password.as_deref()),
+                StreamError::Format(m) => PgError::Server(m),
+            };
+            report.complete = false;
+            report.error = Some(format!(
+                "{e} (after {} of {} rows)",
+                report.rows_read, report.rows_total
+            ));
+        }
+    }
+    Ok(report)
+}
+
+/// Scans a table with your DTO `T` (all decode paths, `accepts` declared acceptable).
+///
+/// ```no_run
+/// #[derive(serde::Deserialize, serde::Serialize)]
+/// struct Order { id: u64, total: String }
+/// let config: postgres::Config = "host=/tmp user=me dbname=shop".parse()?;
+/// let opts = equijson_pg::scan::ScanOptions { table: "orders".into(), column: "doc".into(), ..Default::default() };
+/// let report = equijson_pg::scan::<Order>(&config, &opts, &[])?;
+/// assert!(report.complete && report.divergences == 0, "{}", report.render());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`scan_with`].
+pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
+    config: &postgres::Config,
+    opts: &ScanOptions,
+    accepts: equijson::decode::Accepts,
+) -> Result<ScanReport, PgError> {
+    let name = std::any::type_name::<T>();
+    scan_with(
+        config,
+        opts,
+        name,
+        &|b| equijson::decode::check::<T>(b, accepts),
+        &mut |_, _| {},
+    )
+}
+
+/// Runs `jobs` scans in parallel on `jobs` connections, each one shard of the requested
+/// slice, and merges their reports (one report, `complete` only if all are).
+///
+/// # Errors
+/// As [`scan_with`]; the first error of any job.
+pub fn scan_parallel(
+    config: &postgres::Config,
+    opts: &ScanOptions,
+    jobs: u32,
+    dto: &str,
+    check: &(dyn Fn(&[u8]) -> Report + Sync),
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<ScanReport, PgError> {
+    if jobs <= 1 {
+        return scan_with(config, opts, dto, check, &mut |r, t| progress(r, t));
+    }
+    if opts.limit.is_some() {
+        // A limit per sub-shard would not be the limit asked for.
+        return Err(PgError::Usage("--limit cannot be combined with --jobs above 1".into()));
+    }
+    let (k0, n0) = opts.shard.unwrap_or((1, 1));
+    let n = n0
+        .checked_mul(jobs)
+        .ok_or_else(|| PgError::Usage("shard count times --jobs overflows".into()))?;
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let totals = std::sync::atomic::AtomicU64::new(0);
+    let results: Vec<Result<ScanReport, PgError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                let mut o = opts.clone();
+                // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
+                o.shard = Some((k0 + n0 * j, n));
+                let done = &done;
+                let totals = &totals;
+                s.spawn(move || {
+                    let mut last_total = 0;
+                    let mut last = 0;
+                    scan_with(config, &o, dto, check, &mut |r, t| {
+                        if t != last_total {
+                            totals.fetch_add(t - last_total, std::sync::atomic::Ordering::Relaxed);
+                            last_total = t;
+                        }
+                        let all = done.fetch_add(r - last, std::sync::atomic::Ordering::Relaxed)
+                            + (r - last);
+                        last = r;
+                        progress(all, totals.load(std::sync::atomic::Ordering::Relaxed));
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(PgError::Server("scan worker panicked".into())))
+            })
+            .collect()
+    });
+    let mut reports = Vec::new();
+    for r in results {
+        reports.push(r?);
+    }
+    let mut merged = ScanReport::merge(&reports).map_err(PgError::Usage)?;
+    merged.shard = opts.shard.map(|(k, n)| [k, n]);
+    merged.error = reports
+        .iter()
+        .filter_map(|r| r.error.clone())
+        .reduce(|a, b| format!("{a}; {b}"));
+    merged.peak_rss_bytes = peak_rss_bytes();
+    Ok(merged)
+}
+
+enum StreamError {
+    Pg(postgres::Error),
+    Io(std::io::Error),
+    Format(String),
+}
+
+fn stream(
+    client: &mut Client,
+    plan: &Plan,
+    opts: &ScanOptions,
+    check: &(dyn Fn(&[u8]) -> Report + Sync),
+    report: &mut ScanReport,
+    progress: &mut dyn FnMut(u64, u64),
+    started: Instant,
+) -> Result<(), StreamError> {
+    let reader = client
+        .copy_out(plan.copy_sql.as_str())
+        .map_err(StreamError::Pg)?;
+    let mut r = BufReader::with_capacity(256 * 1024, reader);
+    let mut header = [0u8; 19];
+    r.read_exact(&mut header).map_err(StreamError::Io)?;
+    if &header[..11] != b"PGCOPY\n\xff\r\n\0" {
+        return Err(StreamError::Format("binary COPY: bad signature".into()));
+    }
+    let ext = u32::from_be_bytes([header[15], header[16], header[17], header[18]]);
+    std::io::copy(&mut (&mut r).take(u64::from(ext)), &mut std::io::sink())
+        .map_err(StreamError::Io)?;
+    let mut fields: [Option<Vec<u8>>; 3] = [None, None, None];
+    let mut last_progress = started;
+    let total = report.rows_total;
+    loop {
+        let mut n = [0u8; 2];
+        r.read_exact(&mut n).map_err(StreamError::Io)?;
+        let count = i16::from_be_bytes(n);
+        if count == -1 {
+            break;
+        }
+        if count != 3 {
+            return Err(StreamError::Format(format!(
+                "binary COPY: {count} fields in a row, expected 3"
+            )));
+        }
+        for f in &mut fields {
+            let mut len = [0u8; 4];
+            r.read_exact(&mut len).map_err(StreamError::Io)?;
+            let len = i32::from_be_bytes(len);
+            if len < 0 {
+                *f = None;
+            } else {
+                let buf = f.get_or_insert_with(Vec::new);
+                buf.clear();
+                (&mut r)
+                    .take(len as u64)
+                    .read_to_end(buf)
+                    .map_err(StreamError::Io)?;
+                if buf.len() != len as usize {
+                    return Err(StreamError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+                }
+            }
+        }
+        let findings = match &fields[1] {
+            Some(value) => {
+                let text = fields[2].as_deref();
+                let describe = if opts.show_values {
+                    live::Describe::Values
+                } else {
+                    live::Describe::Redacted
+                };
+                let wants = |class: &str, declared: bool| report.wants_example(class, declared);
+                live::check_row_with(plan.kind, value, text, check, &wants, describe)
+            }
+            None => Vec::new(),
+        };
+        let row = report.rows_read + 1;
+        let key = |fields: &[Option<Vec<u8>>; 3]| match &fields[0] {
+            Some(k) => String::from_utf8_lossy(k).into_owned(),
+            None => format!("row {row}"),
+        };
+        report.record_with(|| key(&fields), findings);
+        if report.rows_read % 1024 == 0 && last_progress.elapsed().as_millis() >= 200 {
+            last_progress = Instant::now();
+            progress(report.rows_read, total);
+        }
+    }
+    progress(report.rows_read, total);
+    // The stream must end where the server ends it: drain to the end of the COPY.
+    let mut rest = Vec::new();
+    r.read_to_end(&mut rest).map_err(StreamError::Io)?;
+    Ok(())
+}
+
+fn io_to_pg(e: &std::io::Error, password: Option<&str>) -> PgError {
+    if let Some(inner) = e
+        .get_ref()
+        .and_then(|i| i.downcast_ref::<postgres::Error>())
+    {
+        return classify(inner, password);
+    }
+    PgError::Lost(crate::connect::scrub(&e.to_string(), password))
+}
+
+/// Peak resident set size of this process (`VmHWM`), in bytes; 0 when unknown.
+#[must_use]
+pub fn peak_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|kb| kb.parse::<u64>().ok())
+            })
+        })
+        .map_or(0, |kb| kb * 1024)
+}

@@ -1,0 +1,251 @@
+//! Round trips and scans against a real ephemeral PostgreSQL cluster.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use equijson::decode::check;
+use equijson::props::PropsConfig;
+use equijson_pg::cluster::EphemeralCluster;
+use equijson_pg::connect::{PgError, connect};
+use equijson_pg::roundtrip::{RoundtripOptions, Session, roundtrip_dto};
+use equijson_pg::scan::{ScanOptions, scan_with};
+use equijson_pg::seed::seed_contacts;
+
+fn start() -> (EphemeralCluster, postgres::Client) {
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let client = connect(&cluster.config()).expect("connect");
+    (cluster, client)
+}
+
+#[test]
+fn roundtrip_digest_matches_props_and_model_matches_server() {
+    let (_cluster, mut client) = start();
+    for (dto, seed) in [("value", 11u64), ("contact", 12)] {
+        let spec = equijson::dto::find(dto).expect("dto");
+        let r = roundtrip_dto(
+            &mut client,
+            spec,
+            RoundtripOptions {
+                seed,
+                cases: 150,
+                size: 6,
+            },
+            &mut |_, _| {},
+        )
+        .expect("roundtrip");
+        let props = equijson::props::run(&PropsConfig::new(seed, 150, Some(spec)), |_, _| {});
+        assert_eq!(r.digest, props.digest, "{dto}");
+        assert_eq!(r.failed, 0, "{}", r.render());
+        assert_eq!(r.passed, 150);
+    }
+}
+
+#[test]
+fn rejections_carry_the_predicted_sqlstate() {
+    let (_cluster, mut client) = start();
+    let mut session = Session::new(&mut client).expect("session");
+    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    // (input, SQLSTATE the server and the model give for jsonb, None when accepted)
+    let table: &[(&str, Option<&str>)] = &[
+        (r#"{"a":"\u0000"}"#, Some("22P05")),
+        (r#"["\ud800"]"#, Some("22P02")),
+        (r#""\udc00x""#, Some("22P02")),
+        ("1e131072", Some("22003")),
+        ("[1e-16384]", Some("22003")),
+        (r#"{"b":1,"aa":2,"a":3,"a":4}"#, None),
+        ("[1.0, 1e2, 100e-2, -0, -0.0, 1e-7]", None),
+        (r#"{"\ud83d\ude02":1,"\ue000":2}"#, None),
+        ("123456789012345678901234567890", None),
+        (r#""\u00e9\/\u2028\u007f""#, None),
+    ];
+    for (input, want) in table {
+        let out = session
+            .check_text(input.as_bytes(), &value)
+            .expect("server usable");
+        assert_eq!(out.rejected.as_deref(), *want, "{input}");
+        let undeclared: Vec<_> = out
+            .findings
+            .iter()
+            .filter(|f| !f.declared && f.class.starts_with("model") || f.class.starts_with("json"))
+            .collect();
+        assert!(undeclared.is_empty(), "{input}: {undeclared:#?}");
+    }
+}
+
+#[test]
+fn a_model_miss_is_reported_not_hidden() {
+    // The model is the thing under test; feed the comparison a server answer that differs
+    // from what the model predicts and check that it is a finding.
+    let server = equijson::live::ServerJsonb::Stored {
+        binary: b"\x01{\"a\": 1}".to_vec(),
+        text: b"{\"a\": 1}".to_vec(),
+    };
+    let f = equijson::live::compare_jsonb(br#"{"a":2}"#, "text", &server);
+    assert!(f.iter().any(|f| f.class == "model-text"), "{f:?}");
+    let rejected = equijson::live::ServerJsonb::Rejected {
+        code: "22P02".into(),
+        message: "x".into(),
+    };
+    assert_eq!(
+        equijson::live::compare_jsonb(br#"{"a":2}"#, "text", &rejected)[0].class,
+        "model-accepts"
+    );
+    assert_eq!(
+        equijson::live::compare_jsonb(br#""\u0000""#, "text", &rejected)[0].class,
+        "model-sqlstate"
+    );
+}
+
+#[test]
+fn scan_reads_every_row_and_shards_cover_each_row_once() {
+    let (cluster, mut client) = start();
+    let rows = seed_contacts(&mut client, "contacts", 1500, 5, 4, true).expect("seed");
+    client
+        .batch_execute("DELETE FROM contacts WHERE id % 7 = 3")
+        .expect("holes");
+    let remaining: i64 = client
+        .query_one("SELECT count(*) FROM contacts", &[])
+        .expect("count")
+        .get(0);
+    assert!(remaining > 1000 && (remaining as u64) < rows);
+    let spec = equijson::dto::find("contact").expect("contact");
+    let config = cluster.config();
+    let full = ScanOptions {
+        table: "contacts".into(),
+        column: "doc".into(),
+        key: Some("id".into()),
+        ..Default::default()
+    };
+    let report = scan_with(
+        &config,
+        &full,
+        "contact",
+        &|b| (spec.check)(b),
+        &mut |_, _| {},
+    )
+    .expect("scan");
+    assert!(report.complete, "{}", report.render());
+    assert_eq!(report.rows_total, remaining as u64);
+    assert_eq!(report.rows_read, remaining as u64);
+    assert_eq!(report.divergences, 0, "{}", report.render());
+
+    // Every value seen by every shard, by key hash and by heap block.
+    for key in [Some("id"), None] {
+        let seen: Mutex<HashMap<Vec<u8>, u32>> = Mutex::new(HashMap::new());
+        let record = |b: &[u8]| {
+            *seen.lock().expect("lock").entry(b.to_vec()).or_insert(0) += 1;
+            check::<serde_json::Value>(b, &[])
+        };
+        let n = 3;
+        let mut reports = Vec::new();
+        for k in 1..=n {
+            let o = ScanOptions {
+                column: "raw".into(),
+                key: key.map(str::to_owned),
+                shard: Some((k, n)),
+                ..full.clone()
+            };
+            reports.push(scan_with(&config, &o, "value", &record, &mut |_, _| {}).expect("shard"));
+        }
+        let merged = equijson::live::ScanReport::merge(&reports).expect("merge");
+        assert!(merged.complete);
+        assert_eq!(merged.rows_read, remaining as u64, "key {key:?}");
+        let seen = seen.into_inner().expect("lock");
+        let ids: Vec<i64> = client
+            .query("SELECT id FROM contacts", &[])
+            .expect("ids")
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        assert_eq!(ids.len() as u64, remaining as u64);
+        // raw texts are distinct per row (they carry the uuid), so each must be seen exactly once.
+        assert_eq!(seen.len() as u64, remaining as u64, "key {key:?}");
+        assert!(
+            seen.values().all(|c| *c == 1),
+            "key {key:?}: a row was read by two shards"
+        );
+        // A missing shard makes the merge incomplete.
+        let partial = equijson::live::ScanReport::merge(&reports[..2]).expect("merge");
+        assert!(!partial.complete);
+    }
+}
+
+#[test]
+fn scan_errors_are_clear() {
+    let (cluster, mut client) = start();
+    client
+        .batch_execute(
+            "CREATE TABLE t (id int PRIMARY KEY, j jsonb, n int, s text); INSERT INTO t VALUES (1, '{}', 1, '[]');\
+             CREATE TABLE \"x\"\"; drop table t; --\" (j jsonb);\
+             CREATE FUNCTION wipe() RETURNS boolean LANGUAGE sql AS 'DELETE FROM t RETURNING true';",
+        )
+        .expect("setup");
+    let config = cluster.config();
+    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let run = |table: &str, column: &str, where_sql: Option<&str>| {
+        let o = ScanOptions {
+            table: table.into(),
+            column: column.into(),
+            where_sql: where_sql.map(str::to_owned),
+            ..Default::default()
+        };
+        scan_with(&config, &o, "value", &value, &mut |_, _| {})
+    };
+    assert!(matches!(run("nope", "j", None), Err(PgError::NoTable(_))));
+    assert!(matches!(
+        run("t\"; drop table t; --", "j", None),
+        Err(PgError::NoTable(_))
+    ));
+    // A table with that very name exists and is scanned as a name, not as SQL.
+    let odd = run("x\"; drop table t; --", "j", None).expect("odd name is a name");
+    assert!(odd.complete);
+    assert!(matches!(
+        run("t", "missing", None),
+        Err(PgError::NoColumn { .. })
+    ));
+    assert!(
+        matches!(run("t", "n", None), Err(PgError::WrongType { ref found, .. }) if found == "integer")
+    );
+    assert!(run("t", "s", None).expect("text column").complete);
+    // --where cannot write: the transaction is read-only.
+    let wrote = run("t", "j", Some("wipe()"));
+    assert!(
+        matches!(&wrote, Err(PgError::Server(m)) if m.contains("read-only")),
+        "{:?}",
+        wrote.map(|r| r.render())
+    );
+    let still: i64 = client
+        .query_one("SELECT count(*) FROM t", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(still, 1);
+}
+
+#[test]
+fn statement_timeout_mid_scan_is_incomplete() {
+    let (cluster, mut client) = start();
+    seed_contacts(&mut client, "contacts", 400, 9, 2, false).expect("seed");
+    let mut config = cluster.config();
+    config.options("-c statement_timeout=700");
+    let o = ScanOptions {
+        table: "contacts".into(),
+        column: "doc".into(),
+        // Slow only inside the COPY (not in the count at start), so the timeout hits mid-stream.
+        where_sql: Some(
+            "pg_sleep(CASE WHEN current_query() LIKE 'COPY%' THEN 0.005 ELSE 0 END) IS NOT NULL"
+                .into(),
+        ),
+        ..Default::default()
+    };
+    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let report = scan_with(&config, &o, "value", &value, &mut |_, _| {})
+        .expect("the count at start is fast");
+    assert_eq!(report.rows_total, 400);
+    assert!(!report.complete, "{}", report.render());
+    assert!(report.rows_read < 400);
+    let error = report.error.as_deref().unwrap_or("");
+    assert!(
+        error.contains("57014") && error.contains("of 400 rows"),
+        "{error}"
+    );
+}

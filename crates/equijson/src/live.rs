@@ -1,0 +1,640 @@
+//! Checks of what a live PostgreSQL server returned, and the reports of the live runner (pure; no I/O).
+//!
+//! The `equijson-pg` crate fetches rows and round-trips values; everything it concludes
+//! from them is decided here, so the same logic runs natively and in WebAssembly.
+
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_wrap,
+    reason = "row counts and rates are shown, not computed on; ids stay far below 2^63"
+)]
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::decode::Report;
+use crate::diff::DiffStyle;
+use crate::jsonb::{self, JsonbOptions};
+
+/// The SQL type of a scanned column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnKind {
+    /// `json`: the input text, verbatim.
+    Json,
+    /// `jsonb`: binary form `0x01` + the normalized text.
+    Jsonb,
+    /// `text` / `varchar`: JSON stored as a string.
+    Text,
+}
+
+impl ColumnKind {
+    /// From the server's type name (`json`, `jsonb`, `text`, `character varying`, ...).
+    #[must_use]
+    pub fn from_type_name(name: &str) -> Option<Self> {
+        match name {
+            "json" => Some(Self::Json),
+            "jsonb" => Some(Self::Jsonb),
+            "text" | "character varying" | "varchar" | "character" | "bpchar" | "name" => {
+                Some(Self::Text)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One thing found on one row or case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveFinding {
+    /// `error-split`, `value-split`, `round-trip-loss` (decode paths), `model-text`,
+    /// `model-binary`, `model-accepts`, `model-rejects`, `model-sqlstate` (jsonb model vs
+    /// server), `text-binary` (text and binary forms differ), `json-not-verbatim`,
+    /// `bad-wire` (an unreadable binary value), `rejected` (every decode path rejects the
+    /// value alike: counted, declared, not a divergence).
+    pub class: String,
+    /// Declared acceptable by the DTO, or explained by the jsonb model (for example
+    /// duplicate member names in a `json` value, which jsonb resolves to the last).
+    pub declared: bool,
+    /// JSON pointer of the first difference (`""`: the whole value).
+    pub pointer: String,
+    /// What differs (values redacted unless shown on purpose).
+    pub description: String,
+}
+
+/// How much a check says about what it finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Describe {
+    /// Classes and flags only, no descriptions (fast: most rows of a scan need no more).
+    No,
+    /// Descriptions with values replaced by kinds and lengths.
+    Redacted,
+    /// Descriptions with values.
+    Values,
+}
+
+impl Describe {
+    fn show_values(self) -> bool {
+        self == Self::Values
+    }
+}
+
+/// Converts a decode report into findings (one per finding of the report).
+#[must_use]
+pub fn decode_findings(report: &Report, input: &[u8], describe: Describe) -> Vec<LiveFinding> {
+    let show_values = describe.show_values();
+    let render = |lines: usize| {
+        if describe == Describe::No {
+            return String::new();
+        }
+        let text = report.render(DiffStyle {
+            redact: !show_values,
+            ..DiffStyle::default()
+        });
+        // The per-path outcome lines repeat the value five times; keep the verdict and findings.
+        let is_outcome = |l: &str| {
+            let t = l.trim_start();
+            l.starts_with("  ")
+                && crate::decode::DecodePath::ALL
+                    .iter()
+                    .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
+        };
+        text.lines()
+            .filter(|l| lines == 4 || !is_outcome(l))
+            .take(lines)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if report.verdict() == crate::decode::Verdict::Rejected {
+        // Every path rejects the value alike: not a split, but a row the DTO cannot read.
+        let text = render(4);
+        return vec![LiveFinding {
+            class: "rejected".to_owned(),
+            declared: true,
+            pointer: String::new(),
+            description: text,
+        }];
+    }
+    if report.findings.is_empty() {
+        return Vec::new();
+    }
+    // Only needed (and only computed) when something is not declared by the DTO.
+    let explained = report.findings.iter().any(|f| !f.accepted) && has_duplicate_names(input);
+    let description = render(8);
+    report
+        .findings
+        .iter()
+        .map(|f| {
+            let declared = f.accepted || explained;
+            let mut d = description.clone();
+            if explained && !f.accepted && describe != Describe::No {
+                d.push_str("\nexplained: the value has duplicate member names (json keeps them; jsonb and the DOM keep the last, serde's direct path rejects or keeps the first)");
+            }
+            LiveFinding {
+                class: f.class.name().to_owned(),
+                declared,
+                pointer: f.changes.first().map(|c| c.pointer.clone()).unwrap_or_default(),
+                description: d,
+            }
+        })
+        .collect()
+}
+
+/// Whether a JSON text has an object with two members of the same (unescaped) name.
+#[must_use]
+pub fn has_duplicate_names(input: &[u8]) -> bool {
+    matches!(crate::canonicalize(input), Err(e) if matches!(e.kind(), crate::ErrorKind::DuplicateKey(_)))
+}
+
+fn finding(class: &str, description: String) -> LiveFinding {
+    LiveFinding {
+        class: class.to_owned(),
+        declared: false,
+        pointer: String::new(),
+        description,
+    }
+}
+
+fn shown(bytes: &[u8], show_values: bool) -> String {
+    if show_values {
+        let s = String::from_utf8_lossy(bytes);
+        let mut cut: String = s.chars().take(200).collect();
+        if cut.len() < s.len() {
+            cut.push('…');
+        }
+        format!("{cut:?}")
+    } else {
+        format!("<{} bytes>", bytes.len())
+    }
+}
+
+/// Canonical forms compared: both canonicalize to the same bytes, or both fail alike.
+fn same_canonical(a: &[u8], b: &[u8]) -> bool {
+    match (crate::canonicalize(a), crate::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        (Err(x), Err(y)) => x.kind() == y.kind(),
+        _ => false,
+    }
+}
+
+/// Checks one scanned value.
+///
+/// `binary` is the value as the server sent it in binary format (jsonb: `0x01` + text;
+/// json and text: the text), `text` its text-format output when fetched. `check` runs the
+/// decode paths of the DTO. Checked: the binary form is readable; for jsonb, the model,
+/// fed the server's own jsonb text, predicts exactly that text; canonical(text form) equals
+/// canonical(binary form); the decode paths agree on the value.
+pub fn check_row(
+    kind: ColumnKind,
+    binary: &[u8],
+    text: Option<&[u8]>,
+    check: &dyn Fn(&[u8]) -> Report,
+    describe: Describe,
+) -> Vec<LiveFinding> {
+    check_row_with(kind, binary, text, check, &|_, _| true, describe)
+}
+
+/// Like [`check_row`], describing decode findings (the slow part) only when `wants(class,
+/// declared)` says one of them is still needed as an example; `check` runs once.
+pub fn check_row_with(
+    kind: ColumnKind,
+    binary: &[u8],
+    text: Option<&[u8]>,
+    check: &dyn Fn(&[u8]) -> Report,
+    wants: &dyn Fn(&str, bool) -> bool,
+    describe: Describe,
+) -> Vec<LiveFinding> {
+    let show_values = describe.show_values();
+    let mut out = Vec::new();
+    let value: &[u8] = match kind {
+        ColumnKind::Jsonb => match jsonb::wire_text(binary) {
+            Ok(t) => t,
+            Err(e) => {
+                out.push(finding(
+                    "bad-wire",
+                    format!("binary jsonb value unreadable: {}", e.message()),
+                ));
+                return out;
+            }
+        },
+        ColumnKind::Json | ColumnKind::Text => binary,
+    };
+    if kind == ColumnKind::Jsonb {
+        match jsonb::normalize(value, &JsonbOptions::default()) {
+            Ok(model) if model.as_bytes() == value => {}
+            Ok(model) => out.push(finding(
+                "model-text",
+                format!(
+                    "server jsonb text {} but the model normalizes it to {}",
+                    shown(value, show_values),
+                    shown(model.as_bytes(), show_values)
+                ),
+            )),
+            Err(e) => out.push(finding(
+                "model-rejects",
+                format!(
+                    "the model rejects the server's own jsonb text {} ({} {})",
+                    shown(value, show_values),
+                    e.code(),
+                    e.message()
+                ),
+            )),
+        }
+    }
+    if let Some(t) = text {
+        // Identical bytes need no canonicalization (the usual case for jsonb).
+        if t != value && !same_canonical(t, value) {
+            out.push(finding(
+                "text-binary",
+                format!(
+                    "canonical(text form {}) differs from canonical(binary form {})",
+                    shown(t, show_values),
+                    shown(value, show_values)
+                ),
+            ));
+        }
+    }
+    let report = check(value);
+    let quick = decode_findings(&report, value, Describe::No);
+    if describe != Describe::No && quick.iter().any(|f| wants(&f.class, f.declared)) {
+        out.extend(decode_findings(&report, value, describe));
+    } else {
+        out.extend(quick);
+    }
+    out
+}
+
+/// What the server did with one value sent as jsonb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerJsonb {
+    /// Stored; read back in binary (`0x01` + text) and text format.
+    Stored {
+        /// Binary result.
+        binary: Vec<u8>,
+        /// Text result.
+        text: Vec<u8>,
+    },
+    /// Rejected with this SQLSTATE and message.
+    Rejected {
+        /// The SQLSTATE, e.g. `22P05`.
+        code: String,
+        /// The server's message.
+        message: String,
+    },
+}
+
+/// Compares the jsonb model's prediction for `input` with what the server did, when the
+/// value was sent `via` (`"text"` or `"binary"`). Any miss is a finding that shows the input.
+#[must_use]
+pub fn compare_jsonb(input: &[u8], via: &str, server: &ServerJsonb) -> Vec<LiveFinding> {
+    let model = jsonb::normalize(input, &JsonbOptions::default());
+    let input_shown = format!("{:?}", String::from_utf8_lossy(input));
+    match (model, server) {
+        (Ok(expected), ServerJsonb::Stored { binary, text }) => {
+            let mut out = Vec::new();
+            if text.as_slice() != expected.as_bytes() {
+                out.push(finding(
+                    "model-text",
+                    format!(
+                        "{via} parameter {input_shown}: server text {:?}, model {expected:?}",
+                        String::from_utf8_lossy(text)
+                    ),
+                ));
+            }
+            let mut wire = Vec::with_capacity(expected.len() + 1);
+            wire.push(1);
+            wire.extend_from_slice(expected.as_bytes());
+            if *binary != wire {
+                out.push(finding(
+                    "model-binary",
+                    format!(
+                        "{via} parameter {input_shown}: server binary {:?}, model {:?}",
+                        String::from_utf8_lossy(binary),
+                        String::from_utf8_lossy(&wire)
+                    ),
+                ));
+            }
+            out
+        }
+        (Ok(expected), ServerJsonb::Rejected { code, message }) => vec![finding(
+            "model-accepts",
+            format!(
+                "{via} parameter {input_shown}: server rejects ({code} {message}), model accepts as {expected:?}"
+            ),
+        )],
+        (Err(e), ServerJsonb::Stored { text, .. }) => vec![finding(
+            "model-rejects",
+            format!(
+                "{via} parameter {input_shown}: server stores {:?}, model rejects ({} {})",
+                String::from_utf8_lossy(text),
+                e.code(),
+                e.message()
+            ),
+        )],
+        (Err(e), ServerJsonb::Rejected { code, message }) if e.code() != code => vec![finding(
+            "model-sqlstate",
+            format!(
+                "{via} parameter {input_shown}: server rejects with {code} ({message}), model with {} ({})",
+                e.code(),
+                e.message()
+            ),
+        )],
+        (Err(_), ServerJsonb::Rejected { .. }) => Vec::new(),
+    }
+}
+
+/// `json` must come back verbatim: compares what the server returned with the input.
+#[must_use]
+pub fn compare_json(input: &[u8], via: &str, returned: &[u8]) -> Option<LiveFinding> {
+    (returned != input).then(|| {
+        finding(
+            "json-not-verbatim",
+            format!(
+                "{via}: sent {:?}, got {:?}",
+                String::from_utf8_lossy(input),
+                String::from_utf8_lossy(returned)
+            ),
+        )
+    })
+}
+
+/// One example of a class, as listed in reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Example {
+    /// The class.
+    pub class: String,
+    /// The row key (`--key`, else the row number), or the case number.
+    pub key: String,
+    /// JSON pointer of the first difference.
+    pub pointer: String,
+    /// Whether the DTO declares it or the model explains it.
+    pub declared: bool,
+    /// What differs (values redacted unless `--show-values`).
+    pub description: String,
+}
+
+/// How many examples a report keeps per class.
+pub const EXAMPLES_PER_CLASS: usize = 3;
+
+/// The report of a scan (or of one shard of it); serialized with exactly these names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanReport {
+    /// Table scanned.
+    pub table: String,
+    /// Column scanned.
+    pub column: String,
+    /// Its type.
+    pub column_type: Option<ColumnKind>,
+    /// The DTO the rows were decoded into.
+    pub dto: String,
+    /// Shard `[k, n]` (1-based k) when the scan was one slice of the table.
+    pub shard: Option<[u32; 2]>,
+    /// Rows matching the scan when it started (`count(*)`, with `--where`, shard and limit).
+    pub rows_total: u64,
+    /// Rows read and checked.
+    pub rows_read: u64,
+    /// Whether every row was read (false after a lost connection, a stopped server, a
+    /// statement timeout, or for a merge missing shards).
+    pub complete: bool,
+    /// Rows with at least one finding the DTO does not declare and the model does not explain.
+    pub divergences: u64,
+    /// Rows whose findings are all declared, explained, or consistent rejections.
+    pub declared: u64,
+    /// Findings per class (declared ones included).
+    pub classes: BTreeMap<String, u64>,
+    /// The first few findings per class.
+    pub examples: Vec<Example>,
+    /// Rows per second over the scan.
+    pub rows_per_sec: f64,
+    /// Peak resident set size of the process, in bytes (0 when unknown).
+    pub peak_rss_bytes: u64,
+    /// Seconds the scan took.
+    pub elapsed_secs: f64,
+    /// Why the scan stopped early, when it did (password never included).
+    pub error: Option<String>,
+}
+
+impl ScanReport {
+    /// An empty report for `table.column` decoded as `dto`.
+    #[must_use]
+    pub fn new(table: &str, column: &str, dto: &str) -> Self {
+        Self {
+            table: table.to_owned(),
+            column: column.to_owned(),
+            column_type: None,
+            dto: dto.to_owned(),
+            shard: None,
+            rows_total: 0,
+            rows_read: 0,
+            complete: false,
+            divergences: 0,
+            declared: 0,
+            classes: BTreeMap::new(),
+            examples: Vec::new(),
+            rows_per_sec: 0.0,
+            peak_rss_bytes: 0,
+            elapsed_secs: 0.0,
+            error: None,
+        }
+    }
+
+    /// Records one row's findings.
+    pub fn record(&mut self, key: &str, findings: Vec<LiveFinding>) {
+        self.record_with(|| key.to_owned(), findings);
+    }
+
+    /// Records one row's findings; the key is only formed when there are findings.
+    pub fn record_with(&mut self, key: impl FnOnce() -> String, findings: Vec<LiveFinding>) {
+        self.rows_read += 1;
+        if findings.is_empty() {
+            return;
+        }
+        let key = key();
+        let key = key.as_str();
+        if findings.iter().any(|f| !f.declared) {
+            self.divergences += 1;
+        } else {
+            self.declared += 1;
+        }
+        for f in findings {
+            *self.classes.entry(f.class.clone()).or_insert(0) += 1;
+            self.push_example(Example {
+                class: f.class,
+                key: key.to_owned(),
+                pointer: f.pointer,
+                declared: f.declared,
+                description: f.description,
+            });
+        }
+    }
+
+    /// Whether a finding of this class would still be kept as an example.
+    #[must_use]
+    pub fn wants_example(&self, class: &str, declared: bool) -> bool {
+        self.examples
+            .iter()
+            .filter(|x| x.class == class && x.declared == declared)
+            .count()
+            < EXAMPLES_PER_CLASS
+    }
+
+    fn push_example(&mut self, e: Example) {
+        let same = self
+            .examples
+            .iter()
+            .filter(|x| x.class == e.class && x.declared == e.declared)
+            .count();
+        if same < EXAMPLES_PER_CLASS {
+            self.examples.push(e);
+        }
+    }
+
+    /// Whether something diverges (exit 1) — only meaningful when complete.
+    #[must_use]
+    pub fn is_divergent(&self) -> bool {
+        self.divergences > 0
+    }
+
+    /// Adds shard reports into one. `complete` only when every input is complete, they are
+    /// shards `1..=n` of the same `n` of one table and column, each present exactly once.
+    ///
+    /// # Errors
+    /// When the reports are of different tables, columns or DTOs, or mix shard counts.
+    pub fn merge(reports: &[ScanReport]) -> Result<ScanReport, String> {
+        let Some(first) = reports.first() else {
+            return Err("no reports to merge".to_owned());
+        };
+        let mut out = ScanReport::new(&first.table, &first.column, &first.dto);
+        out.column_type = first.column_type;
+        let n = first.shard.map(|s| s[1]);
+        let mut seen = BTreeMap::new();
+        let mut complete = true;
+        let mut errors = Vec::new();
+        for r in reports {
+            if r.table != first.table || r.column != first.column || r.dto != first.dto {
+                return Err(format!(
+                    "cannot merge a scan of {}.{} as {} with one of {}.{} as {}",
+                    first.table, first.column, first.dto, r.table, r.column, r.dto
+                ));
+            }
+            if r.shard.map(|s| s[1]) != n {
+                return Err(
+                    "reports of different shard counts (or sharded and unsharded) cannot be merged"
+                        .to_owned(),
+                );
+            }
+            if let Some([k, _]) = r.shard {
+                *seen.entry(k).or_insert(0u32) += 1;
+            }
+            complete &= r.complete;
+            if let Some(e) = &r.error {
+                errors.push(e.clone());
+            }
+            out.rows_total += r.rows_total;
+            out.rows_read += r.rows_read;
+            out.divergences += r.divergences;
+            out.declared += r.declared;
+            out.elapsed_secs = out.elapsed_secs.max(r.elapsed_secs);
+            out.peak_rss_bytes = out.peak_rss_bytes.max(r.peak_rss_bytes);
+            for (c, k) in &r.classes {
+                *out.classes.entry(c.clone()).or_insert(0) += k;
+            }
+            for e in &r.examples {
+                out.push_example(e.clone());
+            }
+        }
+        match n {
+            Some(n) => {
+                let missing: Vec<u32> = (1..=n).filter(|k| !seen.contains_key(k)).collect();
+                let doubled: Vec<u32> = seen
+                    .iter()
+                    .filter(|(_, c)| **c > 1)
+                    .map(|(k, _)| *k)
+                    .collect();
+                if !missing.is_empty() {
+                    errors.push(format!("shards missing: {missing:?} of {n}"));
+                }
+                if !doubled.is_empty() {
+                    errors.push(format!("shards given more than once: {doubled:?}"));
+                }
+                complete &= missing.is_empty() && doubled.is_empty();
+            }
+            None if reports.len() > 1 => {
+                errors.push(
+                    "unsharded reports merged: rows may be counted more than once".to_owned(),
+                );
+                complete = false;
+            }
+            None => {}
+        }
+        out.complete = complete;
+        out.error = (!errors.is_empty()).then(|| errors.join("; "));
+        out.rows_per_sec = if out.elapsed_secs > 0.0 {
+            out.rows_read as f64 / out.elapsed_secs
+        } else {
+            0.0
+        };
+        Ok(out)
+    }
+
+    /// A readable multi-line account.
+    #[must_use]
+    pub fn render(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        let shard = self
+            .shard
+            .map(|[k, n]| format!(" (shard {k}/{n})"))
+            .unwrap_or_default();
+        let ty = self
+            .column_type
+            .map(|t| format!(" ({t:?})").to_lowercase())
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "scan: {}.{}{ty} as {}{shard}",
+            self.table, self.column, self.dto
+        );
+        let _ = writeln!(s, "rows_total: {}", self.rows_total);
+        let _ = writeln!(s, "rows_read: {}", self.rows_read);
+        let _ = writeln!(s, "complete: {}", self.complete);
+        let _ = writeln!(s, "divergences: {}", self.divergences);
+        let _ = writeln!(
+            s,
+            "declared: {} (rows whose findings the DTO declares, the jsonb model explains, or that every path rejects alike)",
+            self.declared
+        );
+        if self.classes.is_empty() {
+            let _ = writeln!(s, "classes: none");
+        } else {
+            let _ = writeln!(s, "classes:");
+            for (c, n) in &self.classes {
+                let _ = writeln!(s, "  {c}: {n}");
+            }
+        }
+        if !self.examples.is_empty() {
+            let _ = writeln!(s, "examples:");
+            for e in &self.examples {
+                let tag = if e.declared { " (declared)" } else { "" };
+                let _ = writeln!(
+                    s,
+                    "  - {}{tag} at key {} pointer {:?}",
+                    e.class, e.key, e.pointer
+                );
+                for line in e.description.lines() {
+                    let _ = writeln!(s, "      {line}");
+                }
+            }
+        }
+        let _ = writeln!(s, "rows/s: {:.0}", self.rows_per_sec);
+        let _ = writeln!(
+            s,
+            "peak RSS: {:.1} MiB",
+            self.peak_rss_bytes as f64 / (1024.0 * 1024.0)
+        );
+        if let Some(e) = &self.error {
+            let _ = writeln!(s, "error: {e}");
+        }
+        s
+    }
+}
