@@ -36,7 +36,7 @@
 
 -- Sort key of a member name: code-point order of the key = UTF-16 code-unit order of the name.
 create or replace function public.equijson_utf16_key(name text) returns text
-language sql immutable strict parallel safe
+language sql immutable parallel safe
 as $fn$
   select case when name ~ '[\uD7FF\U00010000-\U0010FFFF]'
     then regexp_replace(name, '([\uD7FF\U00010000-\U0010FFFF])', U&'\D7FF' || '\1', 'g')
@@ -143,7 +143,7 @@ $fn$;
 -- ECMAScript text of a jsonb number, given its jsonb text (plain decimal, never an exponent).
 -- Up to 15 digits and not below 1e-6 the decimal is the answer, trailing fraction zeros off.
 create or replace function public.equijson_number(t text) returns text
-language sql immutable strict parallel safe
+language sql immutable parallel safe
 as $fn$
   select case
     when octet_length(t) <= 15 and strpos(t, '0.000000') = 0 then
@@ -154,13 +154,18 @@ $fn$;
 
 -- The canonical text of a scalar jsonb value (string, number, boolean, null).
 create or replace function public.equijson_scalar(v jsonb) returns text
-language sql immutable strict parallel safe
+language sql immutable parallel safe
 as $fn$
   select case when jsonb_typeof(v) = 'number' then public.equijson_number(v::text) else v::text end
 $fn$;
 
 create or replace function public.equijson_canonical(doc jsonb) returns text
 language plpgsql immutable strict parallel safe
+-- Custom plans would be re-planned on every call (their estimates beat the generic plan's).
+set plan_cache_mode = force_generic_plan
+-- Row estimates of 100 per set-returning function make these plans look expensive enough
+-- for JIT, which would then compile on every call.
+set jit = off
 as $fn$
 declare
   cur jsonb[];             -- the non-empty containers of the current level, in output order
@@ -250,3 +255,4 @@ begin
   return res[1];
 end
 $fn$;
+
