@@ -279,6 +279,10 @@ pub fn scan_parallel(
     if jobs <= 1 {
         return scan_with(config, opts, dto, check, &mut |r, t| progress(r, t));
     }
+    if opts.limit.is_some() {
+        // A limit per sub-shard would not be the limit asked for.
+        return Err(PgError::Usage("--limit cannot be combined with --jobs above 1".into()));
+    }
     let (k0, n0) = opts.shard.unwrap_or((1, 1));
     let n = n0
         .checked_mul(jobs)
@@ -291,7 +295,6 @@ pub fn scan_parallel(
                 let mut o = opts.clone();
                 // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
                 o.shard = Some((k0 + n0 * j, n));
-                o.limit = None;
                 let done = &done;
                 let totals = &totals;
                 s.spawn(move || {
@@ -395,21 +398,13 @@ fn stream(
         let findings = match &fields[1] {
             Some(value) => {
                 let text = fields[2].as_deref();
-                let quick = live::check_row(plan.kind, value, text, check, live::Describe::No);
-                // Describe (the slow part) only rows whose findings still lack an example.
-                if quick
-                    .iter()
-                    .any(|f| report.wants_example(&f.class, f.declared))
-                {
-                    let describe = if opts.show_values {
-                        live::Describe::Values
-                    } else {
-                        live::Describe::Redacted
-                    };
-                    live::check_row(plan.kind, value, text, check, describe)
+                let describe = if opts.show_values {
+                    live::Describe::Values
                 } else {
-                    quick
-                }
+                    live::Describe::Redacted
+                };
+                let wants = |class: &str, declared: bool| report.wants_example(class, declared);
+                live::check_row_with(plan.kind, value, text, check, &wants, describe)
             }
             None => Vec::new(),
         };

@@ -191,6 +191,19 @@ pub fn check_row(
     check: &dyn Fn(&[u8]) -> Report,
     describe: Describe,
 ) -> Vec<LiveFinding> {
+    check_row_with(kind, binary, text, check, &|_, _| true, describe)
+}
+
+/// Like [`check_row`], describing decode findings (the slow part) only when `wants(class,
+/// declared)` says one of them is still needed as an example; `check` runs once.
+pub fn check_row_with(
+    kind: ColumnKind,
+    binary: &[u8],
+    text: Option<&[u8]>,
+    check: &dyn Fn(&[u8]) -> Report,
+    wants: &dyn Fn(&str, bool) -> bool,
+    describe: Describe,
+) -> Vec<LiveFinding> {
     let show_values = describe.show_values();
     let mut out = Vec::new();
     let value: &[u8] = match kind {
@@ -242,7 +255,12 @@ pub fn check_row(
         }
     }
     let report = check(value);
-    out.extend(decode_findings(&report, value, describe));
+    let quick = decode_findings(&report, value, Describe::No);
+    if describe != Describe::No && quick.iter().any(|f| wants(&f.class, f.declared)) {
+        out.extend(decode_findings(&report, value, describe));
+    } else {
+        out.extend(quick);
+    }
     out
 }
 
