@@ -10,6 +10,7 @@ mod dtos;
 mod exit;
 mod input;
 mod pg;
+mod pg_sql;
 mod props;
 mod report;
 

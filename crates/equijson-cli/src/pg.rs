@@ -43,13 +43,17 @@ enum PgCommand {
     Roundtrip(RoundtripArgs),
     /// Stream a json, jsonb or text column of a table and check every row.
     Scan(ScanArgs),
+    /// Install equijson_canonical(jsonb), RFC 8785 in plain SQL, into a schema.
+    InstallSql(crate::pg_sql::InstallArgs),
+    /// Remove the functions install-sql created.
+    UninstallSql(crate::pg_sql::UninstallArgs),
 }
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ConnArgs {
     /// Server to use (else `DATABASE_URL`, else an ephemeral cluster).
     #[arg(long, value_name = "URL", global = true)]
-    database_url: Option<String>,
+    pub(crate) database_url: Option<String>,
 }
 
 const ROUNDTRIP_HELP: &str = "\
@@ -148,6 +152,8 @@ pub(crate) fn run(args: &PgArgs) -> Status {
     match &args.command {
         PgCommand::Roundtrip(a) => run_roundtrip(a),
         PgCommand::Scan(a) => run_scan(a),
+        PgCommand::InstallSql(a) => crate::pg_sql::run_install(a),
+        PgCommand::UninstallSql(a) => crate::pg_sql::run_uninstall(a),
     }
 }
 

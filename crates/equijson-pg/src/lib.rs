@@ -26,6 +26,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod canonical_sql;
 pub mod cluster;
 pub mod connect;
 pub mod demo;

@@ -1,0 +1,134 @@
+//! `equijson pg install-sql|uninstall-sql`: the SQL canonicalizer `equijson_canonical(jsonb)`.
+
+use std::io::Write as _;
+
+use clap::Args;
+use equijson_pg::canonical_sql;
+use equijson_pg::connect::{DATABASE_URL_ENV, Target};
+
+use crate::exit::Status;
+
+pub(crate) const INSTALL_HELP: &str = "\
+Creates (or replaces) equijson_canonical(jsonb) -> text and its helpers (equijson_scalar,
+equijson_number, equijson_number_slow, equijson_utf16_key) in the schema, creating the
+schema if needed, in one transaction. Plain SQL and PL/pgSQL: no extension, no superuser.
+Running it again replaces the functions with the same text. --print writes the SQL instead
+(the file crates/equijson-pg/sql/equijson_canonical.sql, schema substituted).
+
+  equijson pg install-sql --database-url postgresql://app@db/prod --schema util
+  psql -c \"select util.equijson_canonical('{\\\"b\\\":1,\\\"a\\\":[1.0,1e21]}')\"   -- {\"a\":[1,1e+21],\"b\":1}
+
+Exit codes: 0 installed, 2 usage, connection or server error (nothing changed).";
+
+/// `equijson pg install-sql`.
+#[derive(Args, Debug)]
+#[command(after_help = INSTALL_HELP)]
+pub(crate) struct InstallArgs {
+    /// Schema for the functions.
+    #[arg(long, value_name = "S", default_value = "public")]
+    schema: String,
+    /// Write the SQL to stdout instead of installing it.
+    #[arg(long)]
+    print: bool,
+    #[command(flatten)]
+    conn: crate::pg::ConnArgs,
+}
+
+/// `equijson pg uninstall-sql`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Drops the functions install-sql creates (those present) from the \
+schema, in one transaction; the schema itself stays.\n\nExit codes: 0 done, 2 usage, \
+connection or server error."
+)]
+pub(crate) struct UninstallArgs {
+    /// Schema the functions are in.
+    #[arg(long, value_name = "S", default_value = "public")]
+    schema: String,
+    #[command(flatten)]
+    conn: crate::pg::ConnArgs,
+}
+
+/// A server given by URL or `DATABASE_URL`: installing into a throwaway cluster means nothing.
+fn given_server(url: Option<&str>) -> Result<Target, Status> {
+    let url = match url {
+        Some(u) => u.to_owned(),
+        None => match std::env::var(DATABASE_URL_ENV) {
+            Ok(u) if !u.is_empty() => u,
+            _ => {
+                eprintln!(
+                    "equijson: error: give the server with --database-url or {DATABASE_URL_ENV} \
+                     (or --print to write the SQL)"
+                );
+                return Err(Status::Environment);
+            }
+        },
+    };
+    Target::from_url(&url).map_err(|e| {
+        eprintln!("equijson: error: {e}");
+        Status::Environment
+    })
+}
+
+pub(crate) fn run_install(a: &InstallArgs) -> Status {
+    if a.schema.is_empty() {
+        eprintln!("equijson: error: --schema is empty");
+        return Status::Environment;
+    }
+    if a.print {
+        let mut out = std::io::stdout().lock();
+        let sql = canonical_sql::sql_for_schema(&a.schema);
+        return match out.write_all(sql.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Status::Success,
+            Err(e) => {
+                eprintln!("equijson: error: writing stdout: {e}");
+                Status::Environment
+            }
+        };
+    }
+    let target = match given_server(a.conn.database_url.as_deref()) {
+        Ok(t) => t,
+        Err(s) => return s,
+    };
+    let result = target
+        .connect()
+        .and_then(|mut c| canonical_sql::install(&mut c, &a.schema));
+    match result {
+        Ok(()) => {
+            eprintln!(
+                "equijson: installed {}.equijson_canonical(jsonb) on {}",
+                canonical_sql::quote_ident(&a.schema),
+                target.describe()
+            );
+            Status::Success
+        }
+        Err(e) => {
+            eprintln!("equijson: error: {}", target.scrub(&e.to_string()));
+            Status::Environment
+        }
+    }
+}
+
+pub(crate) fn run_uninstall(a: &UninstallArgs) -> Status {
+    let target = match given_server(a.conn.database_url.as_deref()) {
+        Ok(t) => t,
+        Err(s) => return s,
+    };
+    let result = target
+        .connect()
+        .and_then(|mut c| canonical_sql::uninstall(&mut c, &a.schema));
+    match result {
+        Ok(()) => {
+            eprintln!(
+                "equijson: removed the equijson_canonical functions from schema {} on {}",
+                canonical_sql::quote_ident(&a.schema),
+                target.describe()
+            );
+            Status::Success
+        }
+        Err(e) => {
+            eprintln!("equijson: error: {}", target.scrub(&e.to_string()));
+            Status::Environment
+        }
+    }
+}

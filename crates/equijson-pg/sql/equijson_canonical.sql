@@ -1,0 +1,258 @@
+-- equijson_canonical(jsonb) -> text: the RFC 8785 (JCS) canonical form of a jsonb value,
+-- byte for byte what `equijson canon` writes for the value's text.
+--
+-- Plain SQL and PL/pgSQL, no extension: runs on managed PostgreSQL (RDS, Cloud SQL,
+-- Supabase), PostgreSQL 13 to 18. IMMUTABLE, PARALLEL SAFE, STRICT (NULL in, NULL out).
+--
+--   select sha256(convert_to(public.equijson_canonical(doc), 'UTF8')) from t;
+--
+-- Install: paste this file, or `equijson pg install-sql [--schema S]` (which writes the
+-- same text with `public.` replaced by the schema, in one transaction). Running it again
+-- replaces the functions. Remove with `equijson pg uninstall-sql` or the DROP statements
+-- at the end of this file's README section.
+--
+-- How it works
+-- * Structure: one pass per nesting level, no recursion. Level d's containers are expanded
+--   by one query (jsonb_each / jsonb_array_elements), members sorted; then the levels are
+--   assembled from the deepest up, one query per level. Nesting depth is limited only by
+--   memory, never by max_stack_depth.
+-- * Member order: RFC 8785 sorts names as arrays of UTF-16 code units. COLLATE "C" compares
+--   code points, which agrees except that supplementary characters (U+10000 and up, two
+--   surrogates D800..DFFF in UTF-16) must sort before U+E000..U+FFFF. The sort key
+--   prefixes every supplementary character and every U+D7FF with U+D7FF: an
+--   order-preserving, prefix-free code under code-point order. Names without such
+--   characters are their own sort key.
+-- * Strings: jsonb's text output escapes exactly as RFC 8785 (\" \\ \b \f \n \r \t, other
+--   controls \u00xx, everything else raw); names are escaped by to_json(text), which uses
+--   the same routine.
+-- * Numbers: jsonb keeps exact decimals; RFC 8785 writes the nearest IEEE 754 double as
+--   ECMAScript's Number.prototype.toString. Up to 15 significant digits the digits are the
+--   decimal's own (no double needed). Otherwise: underflow (|x| <= 2^-1075) gives 0,
+--   overflow (|x| >= 2^1024 - 2^970) raises SQLSTATE 22003, anything else goes through
+--   float8 with extra_float_digits = 1 (shortest round trip), then two fix-ups: the
+--   ECMAScript layout (1e+21, 1e-7, 0.000001) and, for |x| >= 2^54, the shorter boundary
+--   representation PostgreSQL's Ryu never picks (it excludes the interval ends; ECMAScript
+--   includes them when the significand is even: 30038324023544130, not ...128).
+
+-- Sort key of a member name: code-point order of the key = UTF-16 code-unit order of the name.
+create or replace function public.equijson_utf16_key(name text) returns text
+language sql immutable parallel safe
+as $fn$
+  select case when name ~ '[\uD7FF\U00010000-\U0010FFFF]'
+    then regexp_replace(name, '([\uD7FF\U00010000-\U0010FFFF])', U&'\D7FF' || '\1', 'g')
+    else name end
+$fn$;
+
+-- ECMAScript text of a number that needs a double (see the header).
+create or replace function public.equijson_number_slow(x numeric) returns text
+language plpgsql immutable strict parallel safe
+set extra_float_digits = 1
+as $fn$
+declare
+  a numeric := abs(x);
+  neg boolean := x < 0;
+  f float8;
+  s text;
+  d text;          -- significant digits, no leading or trailing zeros
+  n int;           -- decimal exponent: value = 0.d * 10^n
+  e int;
+  ip text;
+  fp text;
+  big numeric;     -- exact value of the double (|x| >= 2^54 only)
+  e2 int;
+  ulp numeric;
+  m numeric;
+  lo numeric;
+  hi numeric;
+  dlo text;
+  dhi text;
+begin
+  if a = 0 or a * power(2::numeric, 1075) <= 1 then
+    return '0';
+  end if;
+  if a >= power(2::numeric, 1024) - power(2::numeric, 970) then
+    raise exception 'equijson_canonical: number % overflows an IEEE 754 double (RFC 8785 has no Infinity)',
+      case when length(x::text) > 40 then left(x::text, 20) || '...(' || length(x::text) || ' characters)' else x::text end
+      using errcode = '22003',
+            hint = 'RFC 8785 numbers are doubles: the largest finite one is 1.7976931348623157e+308.';
+  end if;
+  f := a::float8;
+  s := f::text;
+  if strpos(s, 'e') > 0 then
+    ip := split_part(s, 'e', 1);
+    e := split_part(s, 'e', 2)::int;
+    d := replace(ip, '.', '');
+    n := e + 1;
+  else
+    ip := split_part(s, '.', 1);
+    fp := split_part(s, '.', 2);
+    if ip <> '0' then
+      d := ip || fp;
+      n := length(ip);
+    else
+      d := ltrim(fp, '0');
+      n := length(d) - length(fp);
+    end if;
+  end if;
+  d := rtrim(d, '0');
+  -- PostgreSQL's Ryu excludes the ends of the rounding interval; ECMAScript admits an end
+  -- that rounds to the double (even significand). An end can be shorter than the interior
+  -- candidates only when it is an integer with trailing zeros: |x| >= 2^54.
+  if f >= 18014398509481984::float8 then
+    big := (d || 'e' || (n - length(d)))::numeric;
+    e2 := floor(log(2::numeric, big))::int;
+    while power(2::numeric, e2) > big loop e2 := e2 - 1; end loop;
+    while power(2::numeric, e2 + 1) <= big loop e2 := e2 + 1; end loop;
+    ulp := power(2::numeric, e2 - 52);
+    big := round(big / ulp) * ulp;
+    m := big / ulp;
+    if m >= power(2::numeric, 53) then      -- rounded up to the next power of two
+      ulp := ulp * 2;
+      m := big / ulp;
+    end if;
+    if mod(m, 2) = 0 then
+      hi := big + ulp / 2;
+      lo := big - case when m = power(2::numeric, 52) then ulp / 4 else ulp / 2 end;
+      dlo := rtrim(trunc(lo)::text, '0');
+      dhi := rtrim(trunc(hi)::text, '0');
+      if length(dlo) < length(d) or length(dhi) < length(d) then
+        if length(dlo) < length(dhi)
+           or (length(dlo) = length(dhi) and (big - lo < hi - big
+               or (big - lo = hi - big and right(dlo, 1)::int % 2 = 0))) then
+          d := dlo;
+          n := length(trunc(lo)::text);
+        else
+          d := dhi;
+          n := length(trunc(hi)::text);
+        end if;
+      end if;
+    end if;
+  end if;
+  -- ECMAScript Number::toString layout, k digits, exponent n.
+  s := case
+    when length(d) <= n and n <= 21 then d || repeat('0', n - length(d))
+    when 0 < n and n <= 21 then left(d, n) || '.' || substr(d, n + 1)
+    when -6 < n and n <= 0 then '0.' || repeat('0', -n) || d
+    else left(d, 1) || case when length(d) > 1 then '.' || substr(d, 2) else '' end
+         || 'e' || case when n - 1 >= 0 then '+' else '-' end || abs(n - 1)::text
+  end;
+  return case when neg then '-' || s else s end;
+end
+$fn$;
+
+-- ECMAScript text of a jsonb number, given its jsonb text (plain decimal, never an exponent).
+-- Up to 15 digits and not below 1e-6 the decimal is the answer, trailing fraction zeros off.
+create or replace function public.equijson_number(t text) returns text
+language sql immutable parallel safe
+as $fn$
+  select case
+    when octet_length(t) <= 15 and strpos(t, '0.000000') = 0 then
+      case when strpos(t, '.') > 0 then rtrim(rtrim(t, '0'), '.') else t end
+    else public.equijson_number_slow(t::numeric)
+  end
+$fn$;
+
+-- The canonical text of a scalar jsonb value (string, number, boolean, null).
+create or replace function public.equijson_scalar(v jsonb) returns text
+language sql immutable parallel safe
+as $fn$
+  select case when jsonb_typeof(v) = 'number' then public.equijson_number(v::text) else v::text end
+$fn$;
+
+create or replace function public.equijson_canonical(doc jsonb) returns text
+language plpgsql immutable strict parallel safe
+-- Custom plans would be re-planned on every call (their estimates beat the generic plan's).
+set plan_cache_mode = force_generic_plan
+-- Row estimates of 100 per set-returning function make these plans look expensive enough
+-- for JIT, which would then compile on every call.
+set jit = off
+as $fn$
+declare
+  cur jsonb[];             -- the non-empty containers of the current level, in output order
+  kinds text;              -- one character per container of the current level: '{' or '['
+  nxt jsonb[];
+  nkinds text;
+  lv int := 0;
+  -- every level's member rows, flat; level lv occupies starts[lv] .. starts[lv + 1] - 1
+  starts int[] := '{}';
+  lkinds text[] := '{}';
+  par int[] := '{}';       -- index of the parent in its level's containers
+  pre text[] := '{}';      -- '"name":' for object members, '' for array elements
+  txt text[] := '{}';      -- canonical text of a scalar or empty container, null for a container
+  cix int[] := '{}';       -- index of a container member in the next level's containers
+  a_par int[];
+  a_pre text[];
+  a_txt text[];
+  a_cix int[];
+  res text[];
+  lo int;
+  hi int;
+begin
+  if jsonb_typeof(doc) not in ('object', 'array') then
+    return public.equijson_scalar(doc);
+  end if;
+  if doc = '{}'::jsonb then return '{}'; end if;
+  if doc = '[]'::jsonb then return '[]'; end if;
+  cur := array[doc];
+  kinds := case jsonb_typeof(doc) when 'object' then '{' else '[' end;
+  loop
+    lv := lv + 1;
+    starts := starts || (coalesce(array_length(par, 1), 0) + 1);
+    lkinds := lkinds || kinds;
+    select array_agg(m.p order by m.rn), array_agg(m.pre order by m.rn),
+           array_agg(m.txt order by m.rn),
+           array_agg(case when m.txt is null then m.c end order by m.rn),
+           array_agg(m.v order by m.rn) filter (where m.txt is null),
+           string_agg(case jsonb_typeof(m.v) when 'object' then '{' else '[' end, '' order by m.rn)
+                filter (where m.txt is null)
+      into a_par, a_pre, a_txt, a_cix, nxt, nkinds
+      from (
+        select x.p, x.pre, x.v, x.txt,
+               row_number() over w as rn,
+               count(*) filter (where x.txt is null) over w as c
+          from (
+            select c.p, y.pre, y.v, y.sk, y.o,
+                   case when jsonb_typeof(y.v) not in ('object', 'array') then public.equijson_scalar(y.v)
+                        when y.v = '{}'::jsonb then '{}'
+                        when y.v = '[]'::jsonb then '[]' end as txt
+              from unnest(cur) with ordinality c(v, p)
+              cross join lateral (
+                select to_json(e.key)::text || ':' as pre, e.value as v,
+                       public.equijson_utf16_key(e.key) as sk, null::bigint as o
+                  from jsonb_each(case when jsonb_typeof(c.v) = 'object' then c.v end) e
+                union all
+                select '', el.value, null, el.o
+                  from jsonb_array_elements(case when jsonb_typeof(c.v) = 'array' then c.v end)
+                       with ordinality el(value, o)
+              ) y
+          ) x
+        window w as (order by x.p, x.sk collate "C", x.o rows between unbounded preceding and current row)
+      ) m;
+    par := par || a_par;
+    pre := pre || a_pre;
+    txt := txt || a_txt;
+    cix := cix || a_cix;
+    exit when nxt is null;
+    cur := nxt;
+    kinds := nkinds;
+  end loop;
+  starts := starts || (coalesce(array_length(par, 1), 0) + 1);
+  -- Assemble from the deepest level up: res holds the texts of level lv + 1's containers.
+  res := '{}';
+  for l in reverse lv .. 1 loop
+    lo := starts[l];
+    hi := starts[l + 1] - 1;
+    select array_agg(g.t order by g.p) into res
+      from (
+        select u.p,
+               substr(lkinds[l], u.p::int, 1)
+               || string_agg(u.pre || coalesce(u.txt, res[u.c]), ',' order by u.r)
+               || case substr(lkinds[l], u.p::int, 1) when '{' then '}' else ']' end as t
+          from unnest(par[lo:hi], pre[lo:hi], txt[lo:hi], cix[lo:hi]) with ordinality u(p, pre, txt, c, r)
+         group by u.p
+      ) g;
+  end loop;
+  return res[1];
+end
+$fn$;
+

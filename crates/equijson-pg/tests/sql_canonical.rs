@@ -1,0 +1,374 @@
+//! Differential suite: `equijson_canonical(jsonb)` on a real ephemeral cluster against
+//! `equijson::canonicalize` of the server's jsonb text, byte for byte.
+//!
+//! Inputs: the RFC 8785 vectors, the ECMAScript number KAT (100,000 doubles, two spellings
+//! each, through jsonb), generated documents of every DTO (>= 20,000), the hand-written
+//! table `tests/data/sql-canonical.tsv`, and nesting far beyond what recursion allows.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use equijson::props::PropsConfig;
+use equijson_pg::canonical_sql;
+use equijson_pg::cluster::EphemeralCluster;
+use equijson_pg::connect::connect;
+use sha2::{Digest, Sha256};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// What the server did with one document.
+#[derive(Debug)]
+enum Outcome {
+    /// jsonb rejected the text (SQLSTATE).
+    Rejected(String),
+    /// Stored: the jsonb text and the function's result (text or SQLSTATE).
+    Stored {
+        jsonb: String,
+        canonical: Result<String, String>,
+    },
+}
+
+fn sqlstate(e: &postgres::Error) -> String {
+    e.code()
+        .map_or_else(|| format!("?{e}"), |c| c.code().to_owned())
+}
+
+const BATCH: &str = "SELECT x.d::text, public.equijson_canonical(x.d) \
+     FROM unnest($1::text[]) WITH ORDINALITY u(t, i), LATERAL (SELECT u.t::jsonb AS d) x ORDER BY u.i";
+
+/// Runs documents through the server in batches; a batch that fails is split until the
+/// failing document is alone, so every document gets its own outcome.
+fn run(client: &mut postgres::Client, docs: &[String]) -> Vec<Outcome> {
+    let mut out = Vec::with_capacity(docs.len());
+    for chunk in docs.chunks(500) {
+        run_chunk(client, chunk, &mut out);
+    }
+    out
+}
+
+fn run_chunk(client: &mut postgres::Client, docs: &[String], out: &mut Vec<Outcome>) {
+    let params: Vec<&str> = docs.iter().map(String::as_str).collect();
+    match client.query(BATCH, &[&params]) {
+        Ok(rows) => {
+            assert_eq!(rows.len(), docs.len());
+            for row in rows {
+                out.push(Outcome::Stored {
+                    jsonb: row.get(0),
+                    canonical: Ok(row.get(1)),
+                });
+            }
+        }
+        Err(_) if docs.len() > 1 => {
+            let (a, b) = docs.split_at(docs.len() / 2);
+            run_chunk(client, a, out);
+            run_chunk(client, b, out);
+        }
+        Err(_) => {
+            let doc = docs[0].as_str();
+            match client.query_one("SELECT $1::text::jsonb::text", &[&doc]) {
+                Err(e) => out.push(Outcome::Rejected(sqlstate(&e))),
+                Ok(row) => {
+                    let canonical = client
+                        .query_one("SELECT public.equijson_canonical($1::text::jsonb)", &[&doc])
+                        .map(|r| r.get::<_, String>(0))
+                        .map_err(|e| sqlstate(&e));
+                    out.push(Outcome::Stored {
+                        jsonb: row.get(0),
+                        canonical,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Compares the function with the Rust core on every stored document; returns
+/// (stored, rejected) counts and panics with the first differences.
+fn compare(label: &str, docs: &[String], outcomes: &[Outcome]) -> (usize, usize) {
+    let opts = equijson::Options::default().max_depth(1_000_000);
+    let mut diffs = Vec::new();
+    let (mut stored, mut rejected) = (0, 0);
+    for (doc, outcome) in docs.iter().zip(outcomes) {
+        match outcome {
+            Outcome::Rejected(_) => rejected += 1,
+            Outcome::Stored { jsonb, canonical } => {
+                stored += 1;
+                let core = equijson::canonicalize_with(jsonb.as_bytes(), &opts)
+                    .map(|b| String::from_utf8(b).expect("canonical text is UTF-8"));
+                let agree = match (&core, canonical) {
+                    (Ok(a), Ok(b)) => a == b,
+                    // The core rejects a number beyond the doubles; SQL must raise 22003.
+                    (Err(_), Err(code)) => code == "22003",
+                    _ => false,
+                };
+                if !agree {
+                    diffs.push(format!(
+                        "input {doc:.300}\n  jsonb {jsonb:.300}\n  core  {:.300}\n  sql   {:.300}",
+                        format!("{core:?}"),
+                        format!("{canonical:?}")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "{label}: {} of {} documents differ; first ones:\n{}",
+        diffs.len(),
+        docs.len(),
+        diffs.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+    );
+    (stored, rejected)
+}
+
+fn start() -> (EphemeralCluster, postgres::Client) {
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut client = connect(&cluster.config()).expect("connect");
+    canonical_sql::install(&mut client, "public").expect("install");
+    (cluster, client)
+}
+
+#[test]
+fn rfc8785_vectors() {
+    let (_cluster, mut client) = start();
+    let dir = repo().join("tests/data/jcs");
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("input"))
+        .expect("vector dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6);
+    let docs: Vec<String> = names
+        .iter()
+        .map(|n| std::fs::read_to_string(dir.join("input").join(n)).expect("input"))
+        .collect();
+    let outcomes = run(&mut client, &docs);
+    compare("rfc8785", &docs, &outcomes);
+    for (name, outcome) in names.iter().zip(&outcomes) {
+        let expected = std::fs::read(dir.join("output").join(name)).expect("output");
+        match outcome {
+            Outcome::Stored {
+                canonical: Ok(c), ..
+            } => assert_eq!(
+                c.as_bytes(),
+                expected.as_slice(),
+                "{name}: SQL differs from the published output"
+            ),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn edge_case_table() {
+    let (_cluster, mut client) = start();
+    let table = std::fs::read_to_string(repo().join("tests/data/sql-canonical.tsv"))
+        .expect("tests/data/sql-canonical.tsv");
+    let rows: Vec<(&str, &str, &str)> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut f = l.split('\t');
+            match (f.next(), f.next(), f.next(), f.next()) {
+                (Some(a), Some(b), Some(c), None) => (a, b, c),
+                _ => panic!("malformed row: {l}"),
+            }
+        })
+        .collect();
+    assert!(rows.len() >= 30);
+    let docs: Vec<String> = rows.iter().map(|r| r.1.to_owned()).collect();
+    let outcomes = run(&mut client, &docs);
+    compare("edge cases", &docs, &outcomes);
+    for ((name, _, expected), outcome) in rows.iter().zip(&outcomes) {
+        let got = match outcome {
+            Outcome::Stored {
+                canonical: Ok(c), ..
+            } => c.clone(),
+            Outcome::Stored {
+                canonical: Err(code),
+                ..
+            } => format!("!{code}"),
+            Outcome::Rejected(code) => format!("rejected by jsonb: {code}"),
+        };
+        assert_eq!(&got, expected, "{name}");
+    }
+}
+
+#[test]
+fn overflow_error_is_clear() {
+    let (_cluster, mut client) = start();
+    let e = client
+        .query_one("SELECT public.equijson_canonical('{\"a\":[1e400]}')", &[])
+        .expect_err("1e400 must fail");
+    let db = e.as_db_error().expect("server error");
+    assert_eq!(db.code().code(), "22003");
+    assert!(
+        db.message().contains("overflows an IEEE 754 double"),
+        "{}",
+        db.message()
+    );
+    assert!(db.message().contains("401 characters"), "{}", db.message());
+    // NULL in, NULL out.
+    let row = client
+        .query_one("SELECT public.equijson_canonical(NULL)", &[])
+        .expect("null");
+    assert_eq!(row.get::<_, Option<String>>(0), None);
+}
+
+/// The KAT stream (see tests/data/jcs/VECTORS.md and crates/equijson/tests/number_kat.rs).
+fn kat_patterns() -> impl Iterator<Item = u64> {
+    let statics = std::fs::read_to_string(repo().join("tests/data/jcs/numgen-static-u64.txt"))
+        .expect("numgen-static-u64.txt");
+    let fixed: Vec<u64> = statics
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| u64::from_str_radix(l.trim(), 16).expect("hex"))
+        .collect();
+    let ramp = (0..2000u64).map(|i| 0x0010_0000_0000_0000 + i);
+    let mut block = [0u8; 32];
+    let chained = std::iter::from_fn(move || {
+        block = Sha256::digest(block).into();
+        Some(block)
+    })
+    .flat_map(|b| {
+        (0..4).map(move |i| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[i * 8..i * 8 + 8]);
+            u64::from_le_bytes(w)
+        })
+    })
+    .filter(|&bits| {
+        let f = f64::from_bits(bits);
+        f.is_finite() && f != 0.0
+    });
+    fixed.into_iter().chain(ramp).chain(chained)
+}
+
+#[test]
+fn number_kat_100k_through_jsonb() {
+    let (_cluster, mut client) = start();
+    // Each double in two spellings: its ECMAScript text and 17 significant digits (which
+    // needs rounding to the nearest double), 250 doubles per jsonb array.
+    let mut docs = Vec::new();
+    let mut expected = Vec::new();
+    let mut doc = String::from("[");
+    let mut exp = String::from("[");
+    for (i, bits) in kat_patterns().take(100_000).enumerate() {
+        let f = f64::from_bits(bits);
+        let es = equijson::format_f64(f).expect("finite");
+        if i % 250 != 0 {
+            doc.push(',');
+            exp.push(',');
+        }
+        let _ = write!(doc, "{es},{f:.16e}");
+        let _ = write!(exp, "{es},{es}");
+        if i % 250 == 249 {
+            docs.push(std::mem::replace(&mut doc, String::from("[")) + "]");
+            expected.push(std::mem::replace(&mut exp, String::from("[")) + "]");
+        }
+    }
+    assert_eq!(docs.len(), 400);
+    let outcomes = run(&mut client, &docs);
+    let (stored, _) = compare("number KAT", &docs, &outcomes);
+    assert_eq!(stored, 400);
+    // And against the ECMAScript texts themselves, element by element.
+    for (outcome, want) in outcomes.iter().zip(&expected) {
+        match outcome {
+            Outcome::Stored {
+                canonical: Ok(c), ..
+            } => {
+                if c != want {
+                    let g: Vec<&str> = c.trim_matches(['[', ']']).split(',').collect();
+                    let w: Vec<&str> = want.trim_matches(['[', ']']).split(',').collect();
+                    let bad = g.iter().zip(&w).find(|(a, b)| a != b);
+                    panic!("KAT differs: sql {bad:?}");
+                }
+            }
+            other => panic!("KAT batch failed: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn generated_documents_of_every_dto() {
+    let (_cluster, mut client) = start();
+    let mut total = 0;
+    for spec in equijson::dto::catalogue() {
+        let cases = if spec.name == "value" { 6_000 } else { 3_000 };
+        let cfg = PropsConfig::new(0x5e1_c0de, cases, Some(spec));
+        let docs: Vec<String> = (0..cases)
+            .map(|i| {
+                let (tree, style) = equijson::props::case(&cfg, i);
+                tree.render(equijson::generate::Style::Seeded(style))
+            })
+            .collect();
+        let outcomes = run(&mut client, &docs);
+        let (stored, rejected) = compare(spec.name, &docs, &outcomes);
+        assert!(
+            stored * 10 >= docs.len() * 9,
+            "{}: only {stored} of {} stored ({rejected} rejected)",
+            spec.name,
+            docs.len()
+        );
+        total += stored;
+    }
+    assert!(total >= 20_000, "{total}");
+}
+
+#[test]
+fn deep_nesting_has_no_stack_limit() {
+    let (_cluster, mut client) = start();
+    // jsonb's own parser stops near 13,000-14,500 levels at the default max_stack_depth; a
+    // recursive function would stop near 650. Build deeper values inside the server.
+    let docs: Vec<String> = vec![
+        format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000)),
+        format!("{}{{}}{}", "{\"a\":".repeat(5_000), "}".repeat(5_000)),
+        format!(
+            "{}{}",
+            "[{\"b\":2.50,\"a\":[".repeat(2_000),
+            "]}]".repeat(2_000)
+        ),
+    ];
+    let outcomes = run(&mut client, &docs);
+    let (stored, _) = compare("deep", &docs, &outcomes);
+    assert_eq!(stored, 3);
+    // Near the parser's own limit: whatever depth jsonb accepts, the function handles.
+    let mut deepest = 0;
+    for depth in [12_000usize, 13_000, 14_000] {
+        let doc = vec![format!("{}\"x\"{}", "[".repeat(depth), "]".repeat(depth))];
+        let outcomes = run(&mut client, &doc);
+        match &outcomes[0] {
+            Outcome::Rejected(code) => assert_eq!(code, "54001", "depth {depth}"),
+            Outcome::Stored { .. } => {
+                compare("deepest", &doc, &outcomes);
+                deepest = depth;
+            }
+        }
+    }
+    assert!(deepest >= 12_000, "{deepest}");
+}
+
+#[test]
+fn install_is_idempotent_and_schema_aware() {
+    let (_cluster, mut client) = start();
+    canonical_sql::install(&mut client, "public").expect("again");
+    canonical_sql::install(&mut client, "My \"Schema\"").expect("schema");
+    assert!(canonical_sql::installed(&mut client, "My \"Schema\"").expect("catalog"));
+    // The schema copy works with an empty search_path: no unqualified references.
+    client
+        .batch_execute("SET search_path = ''")
+        .expect("search_path");
+    let row = client
+        .query_one(
+            "SELECT \"My \"\"Schema\"\"\".equijson_canonical('{\"b\":[1.0,1e21],\"a\":1e-400}')",
+            &[],
+        )
+        .expect("schema copy");
+    assert_eq!(row.get::<_, String>(0), r#"{"a":0,"b":[1,1e+21]}"#);
+    canonical_sql::uninstall(&mut client, "My \"Schema\"").expect("uninstall");
+    assert!(!canonical_sql::installed(&mut client, "My \"Schema\"").expect("catalog"));
+    assert!(canonical_sql::installed(&mut client, "public").expect("catalog"));
+    canonical_sql::uninstall(&mut client, "My \"Schema\"").expect("uninstall twice");
+}
