@@ -35,6 +35,7 @@ run('wasm-pack', [
   'build', path.join(root, 'crates', 'equijson-wasm'),
   '--target', 'web', '--release', '--no-typescript', '--no-pack',
   '--out-dir', path.join(out, 'pkg'),
+  '--', '--locked',
 ]);
 fs.rmSync(path.join(out, 'pkg', '.gitignore'), { force: true });
 

@@ -25,7 +25,7 @@ const arg = (name, def) => {
   return i > 0 ? process.argv[i + 1] : def;
 };
 const cli = path.resolve(root, arg('--cli', 'target/release/equijson'));
-const CASES = Number(arg('--cases', '400'));
+const CASES = Number(arg('--cases', '1000'));
 const outDir = path.join(root, 'target', 'web-e2e');
 fs.mkdirSync(outDir, { recursive: true });
 

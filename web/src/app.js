@@ -196,7 +196,7 @@ function renderPaths(table, report) {
   table.innerHTML =
     '<thead><tr><th>path</th><th>result</th><th>value / error</th></tr></thead><tbody>' +
     report.outcomes
-      .map((o) => `<tr class="st-${o.state.replace('/', '')}"><td title="${esc(o.describe)}"><code>${esc(o.path)}</code></td><td><span class="pill ${o.state.replace('/', '')}">${esc(o.state)}</span></td><td><code class="wrap">${esc(o.value)}</code></td></tr>`)
+      .map((o) => `<tr><td title="${esc(o.describe)}"><code>${esc(o.path)}</code></td><td><span class="pill ${{ ok: 'ok', error: 'bad', unencodable: 'warn' }[o.state] ?? ''}">${esc(o.state)}</span></td><td><code class="wrap">${esc(o.value)}</code></td></tr>`)
       .join('') +
     '</tbody>';
 }
@@ -208,7 +208,7 @@ function renderFindings(el, report) {
   }
   el.innerHTML = report.findings
     .map((f) => {
-      const head = `<b>${esc(f.class)}</b>${f.accepted ? ' <span class="pill ok">accepted by the DTO</span>' : ' <span class="pill error">not accepted</span>'} · ${esc(f.paths.join(', '))}${f.against.length ? ' vs ' + esc(f.against.join(', ')) : ''}`;
+      const head = `<b>${esc(f.class)}</b>${f.accepted ? ' <span class="pill ok">accepted by the DTO</span>' : ' <span class="pill bad">not accepted</span>'} · ${esc(f.paths.join(', '))}${f.against.length ? ' vs ' + esc(f.against.join(', ')) : ''}`;
       const errs = f.errors.map(([p, m]) => `<li><code>${esc(p)}</code>: ${esc(m)}</li>`).join('');
       const changes = f.changes.map((c) => `<li><code class="wrap">${esc(c)}</code></li>`).join('');
       return `<div class="finding">${head}<ul class="diff">${errs}${changes}</ul></div>`;
@@ -233,9 +233,9 @@ function showV8(m) {
     .map((d) => diffBox(d.case, d.text, [['equijson', d.core?.ok ?? `error: ${d.core?.error?.message}`], ['JS engine', d.js?.canonical ?? `error: ${d.js?.error}`]]))
     .join('');
   $('probes').innerHTML =
-    '<thead><tr><th>input</th><th>class</th><th>equijson</th><th>JS engine</th></tr></thead><tbody>' +
+    '<thead><tr><th>input</th><th>class</th><th>equijson</th><th>JS engine (canonical)</th></tr></thead><tbody>' +
     m.probes
-      .map((p) => `<tr><td><code>${esc(p.text)}</code></td><td><span class="pill ${p.verdict === 'policy' && p.policy === p.expect ? 'ok' : 'error'}">${esc(p.policy ?? p.verdict)}</span></td><td class="small">${esc(p.core.error ? p.core.error.message : p.core.ok)}</td><td class="small"><code>${esc(p.js.canonical ?? p.js.error ?? 'no canonical form (Infinity)')}</code></td></tr>`)
+      .map((p) => `<tr><td><code>${esc(p.text)}</code></td><td><span class="pill ${p.verdict === 'policy' && p.policy === p.expect ? 'ok' : 'bad'}">${esc(p.policy ?? p.verdict)}</span></td><td class="small">${esc(p.core.error ? `rejects: ${p.core.error.message}` : p.core.ok)}</td><td class="small"><code>${esc(p.js.canonical ?? p.js.error ?? 'no canonical form (Infinity)')}</code></td></tr>`)
       .join('') +
     '</tbody>';
   $('probes').dataset.ok = String(probesOk);
@@ -330,13 +330,8 @@ function debounce(f, ms) {
 function loadSample() {
   const d = catalogue.find((x) => x.name === $('pg-dto').value);
   if (!d) return;
-  let text = d.sample;
-  try {
-    text = JSON.stringify(JSON.parse(d.sample), null, 2);
-  } catch {
-    /* keep as is */
-  }
-  $('input').value = text;
+  // Re-indented token by token: going through JSON.parse would already change its numbers.
+  $('input').value = indent(d.sample);
   play();
 }
 
@@ -374,6 +369,42 @@ function play() {
     renderPaths($('out-paths'), r.decode);
     renderFindings($('out-findings'), r.decode);
   }
+}
+
+/** Pretty-prints JSON text without re-reading its values (spellings and escapes stay). */
+function indent(text) {
+  let out = '';
+  let depth = 0;
+  let inString = false;
+  const nl = () => '\n' + '  '.repeat(depth);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') out += text[++i] ?? '';
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === ' ' || c === '\n' || c === '\t' || c === '\r') continue;
+    if (c === '"') inString = true;
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      const next = text.slice(i + 1).trimStart()[0];
+      if (next === close) {
+        out += c + close;
+        i = text.indexOf(close, i + 1);
+        continue;
+      }
+      depth++;
+      out += c + nl();
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += nl() + c;
+    } else if (c === ',') out += ',' + nl();
+    else if (c === ':') out += ': ';
+    else out += c;
+  }
+  return out;
 }
 
 function snippet(text, line, column) {
