@@ -55,7 +55,10 @@ fn stepped_runner_gives_the_native_digests() {
             chunk = chunk * 3 % 17 + 1;
         }
         let out = json(&r.finish().unwrap());
-        assert!(r.finish().is_err(), "a spent runner refuses to finish twice");
+        assert!(
+            r.finish().is_err(),
+            "a spent runner refuses to finish twice"
+        );
         assert_eq!(out["passed"].to_string(), f[4], "row {f:?}");
         assert_eq!(out["failed"].to_string(), f[5], "row {f:?}");
         assert_eq!(out["digest"], f[6], "row {f:?}");
@@ -127,7 +130,10 @@ fn playground_analysis_locates_errors() {
     let r = json(&equijson_wasm::analyze(&"{\n  \"a\": [1, 2,]\n}".into(), "value").unwrap());
     let e = &r["canonical"]["error"];
     assert_eq!(e["kind"], "trailing-comma");
-    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(2), Some(13)));
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(2), Some(13))
+    );
     assert_eq!(r["decode"]["verdict"], "rejected");
     let ok = json(&equijson_wasm::analyze(&"{\"b\":1.0,\"a\":-0}".into(), "value").unwrap());
     assert_eq!(ok["canonical"]["ok"], "{\"a\":0,\"b\":1}");
