@@ -184,7 +184,11 @@ fn case_text_is_what_the_digest_hashes() {
         h.update(equijson::canonicalize(equijson::props::case_text(&c, i).as_bytes()).unwrap());
         h.update(b"\n");
     }
-    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let hex = h.finalize().iter().fold(String::new(), |mut s, b| {
+        use std::fmt::Write as _;
+        let _ = write!(s, "{b:02x}");
+        s
+    });
     assert_eq!(hex, run(&c, |_, _| {}).digest);
     assert_eq!(c.dto_name(), "event-context");
     assert_eq!(PropsConfig::new(0, 0, None).dto_name(), "value");
