@@ -181,6 +181,28 @@ try {
     await context.close();
   }
 
+  // Bad input in the URL: a clear error, no hang; Stop ends a long run.
+  {
+    const { context, page } = await newPage();
+    await page.goto(`${url}?seed=0x12zz&cases=10&autorun=1`);
+    await page.waitForSelector('body[data-state=done]', { timeout: 60_000 });
+    const msg = await text(page, '#progress-text');
+    check((await text(page, '#status')) === 'fail' && msg.includes('bad seed'), `a malformed seed is refused: ${msg}`);
+    await page.goto(`${url}?seed=9&cases=1000000&dto=value&autorun=1`);
+    await page.waitForFunction(() => /^[1-9][\d,]* \//.test(document.getElementById('progress-text').textContent), null, { timeout: 60_000 });
+    await page.click('#stop-btn');
+    await page.waitForSelector('body[data-state=done]', { timeout: 30_000 });
+    const stopped = await text(page, '#progress-text');
+    check((await text(page, '#status')) === 'stopped' && stopped.startsWith('Stopped'), `Stop ends a 1,000,000-case run: ${stopped}`);
+    // And a new run after Stop completes normally.
+    await page.fill('#cases', '50');
+    await page.click('#run-btn');
+    await page.waitForSelector('body[data-state=done]', { timeout: 120_000 });
+    const want = native('9', 50, 'value');
+    check((await text(page, '#digest')) === want.digest && (await text(page, '#status')) === 'pass', 'a run after Stop completes with the CLI digest');
+    await context.close();
+  }
+
   check(foreign.length === 0, `no request left the local server${foreign.length ? ': ' + foreign.join(', ') : ''}`);
   check(consoleErrors.length === 0, `no page errors${consoleErrors.length ? ': ' + consoleErrors.slice(0, 5).join(' | ') : ''}`);
 } catch (e) {

@@ -10,7 +10,8 @@ const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 let catalogue = [];
 let propsWorker = null;
 let pgWorker = null;
-let current = null; // { args, props, v8, pg, done flags }
+let current = null; // { runId, args, props, v8, pg, failedOracles, t0, finished }
+let runs = 0;
 
 await init();
 boot();
@@ -91,7 +92,7 @@ function start() {
   const a = args();
   history.replaceState(null, '', `?seed=${encodeURIComponent(a.seed)}&cases=${a.cases}&dto=${encodeURIComponent(a.dto)}` + (a.size !== 6 ? `&size=${a.size}` : ''));
   updateCommand();
-  current = { args: a, props: null, v8: null, pg: null, failedOracles: [], t0: performance.now() };
+  current = { runId: ++runs, args: a, props: null, v8: null, pg: null, failedOracles: [], t0: performance.now() };
   document.body.dataset.state = 'running';
   $('run-btn').disabled = true;
   $('stop-btn').disabled = false;
@@ -115,18 +116,20 @@ function start() {
     pgWorker.onmessage = onMessage;
     pgWorker.onerror = (e) => oracleFailed('pg', `PGlite worker: ${e.message}`);
   }
-  propsWorker.postMessage({ cmd: 'run', ...a });
-  pgWorker.postMessage({ cmd: 'run', ...a });
+  propsWorker.postMessage({ cmd: 'run', runId: current.runId, ...a });
+  pgWorker.postMessage({ cmd: 'run', runId: current.runId, ...a });
 }
 
 function stop() {
-  propsWorker?.postMessage({ cmd: 'stop' });
-  pgWorker?.postMessage({ cmd: 'stop' });
+  if (!current) return;
+  propsWorker?.postMessage({ cmd: 'stop', runId: current.runId });
+  pgWorker?.postMessage({ cmd: 'stop', runId: current.runId });
 }
 
 function onMessage(ev) {
   const m = ev.data;
-  if (!current) return;
+  // Messages of an earlier (stopped) run are dropped.
+  if (!current || m.runId !== current.runId || current.finished) return;
   switch (m.type) {
     case 'progress':
       if (m.phase === 'props') {
@@ -299,6 +302,7 @@ function maybeDone() {
 }
 
 function finishRun() {
+  if (current) current.finished = true;
   $('run-btn').disabled = false;
   $('stop-btn').disabled = true;
   document.body.dataset.state = 'done';

@@ -7,44 +7,55 @@ import { PGlite } from './pglite/index.js';
 
 const ready = init();
 let db = null;
-let stopped = false;
-
+let opening = null;
+// The run in progress; a newer run or Stop makes older loops end at their next chunk.
+let active = 0;
+const post = (id, m) => self.postMessage({ ...m, runId: id });
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 self.onmessage = async (ev) => {
   const msg = ev.data;
   if (msg.cmd === 'stop') {
-    stopped = true;
+    if (active === msg.runId) active = -msg.runId;
     return;
   }
   if (msg.cmd !== 'run') return;
-  stopped = false;
+  active = msg.runId;
   try {
-    await run(msg);
+    await run(msg.runId, msg);
   } catch (e) {
-    self.postMessage({ type: 'pg-error', message: String(e && e.message ? e.message : e) });
+    post(msg.runId, { type: 'pg-error', message: String(e && e.message ? e.message : e) });
   }
 };
 
-async function open() {
+async function open(id) {
   if (db) return db;
-  const t0 = performance.now();
-  self.postMessage({ type: 'progress', phase: 'pg-boot', done: 0, total: 1 });
-  db = await PGlite.create();
-  const v = await db.query("select version() as v, current_setting('server_version') as sv");
-  self.postMessage({
-    type: 'pg-ready',
-    version: v.rows[0].v,
-    serverVersion: v.rows[0].sv,
-    bootMillis: Math.round(performance.now() - t0),
-  });
-  return db;
+  if (!opening) {
+    opening = (async () => {
+      const t0 = performance.now();
+      post(id, { type: 'progress', phase: 'pg-boot', done: 0, total: 1 });
+      const pg = await PGlite.create();
+      const v = await pg.query("select version() as v, current_setting('server_version') as sv");
+      post(id, {
+        type: 'pg-ready',
+        version: v.rows[0].v,
+        serverVersion: v.rows[0].sv,
+        bootMillis: Math.round(performance.now() - t0),
+      });
+      db = pg;
+      return pg;
+    })();
+  }
+  return opening;
 }
 
-async function run({ seed, cases, dto, size }) {
+async function run(id, { seed, cases, dto, size }) {
   await ready;
-  const pg = await open();
-  await pg.exec('drop table if exists cases; create table cases (i int primary key, doc jsonb)');
+  const pg = await open(id);
+  if (active !== id) return;
+  // One table per run, so a stopped run's last insert cannot land in the next run's table.
+  const table = `cases_${id}`;
+  await pg.exec(`drop table if exists ${table}; create table ${table} (i int primary key, doc jsonb)`);
   const out = { agree: 0, agreeErrors: 0, differ: [], total: cases, errorsByCode: {} };
   const predicted = new Map();
   const CHUNK = 100;
@@ -56,9 +67,9 @@ async function run({ seed, cases, dto, size }) {
       const text = texts[k];
       const model = JSON.parse(jsonbResult(text));
       try {
-        await pg.query('insert into cases (i, doc) values ($1, $2::jsonb)', [i, text]);
+        await pg.query(`insert into ${table} (i, doc) values ($1, $2::jsonb)`, [i, text]);
         if (model.ok !== undefined) predicted.set(i, { text, model });
-        else record(out, i, text, model, { error: null, text: '(inserted)' });
+        else record(out, i, text, model, { text: '(the server stored it)' });
       } catch (e) {
         const server = { code: e.code ?? null, message: e.message ?? String(e), detail: e.detail ?? null };
         if (model.error && model.error.code === server.code && model.error.message === server.message) {
@@ -69,15 +80,17 @@ async function run({ seed, cases, dto, size }) {
         }
       }
     }
-    self.postMessage({ type: 'progress', phase: 'pg', done: Math.min(start + CHUNK, cases), total: cases });
+    post(id, { type: 'progress', phase: 'pg', done: Math.min(start + CHUNK, cases), total: cases });
     await tick();
-    if (stopped) {
-      self.postMessage({ type: 'stopped', phase: 'pg' });
+    if (active !== id) {
+      await pg.exec(`drop table if exists ${table}`);
+      post(id, { type: 'stopped', phase: 'pg' });
       return;
     }
   }
   // Read the stored documents back as text, as a client would.
-  const rows = await pg.query('select i, doc::text as t from cases order by i');
+  const rows = await pg.query(`select i, doc::text as t from ${table} order by i`);
+  await pg.exec(`drop table ${table}`);
   for (const row of rows.rows) {
     const p = predicted.get(row.i);
     if (!p) continue;
@@ -85,9 +98,9 @@ async function run({ seed, cases, dto, size }) {
     else record(out, row.i, p.text, p.model, { text: row.t });
     predicted.delete(row.i);
   }
-  for (const [i, p] of predicted) record(out, i, p.text, p.model, { text: null, error: { message: 'row missing' } });
+  for (const [i, p] of predicted) record(out, i, p.text, p.model, { error: { message: 'row missing after insert' } });
   out.millis = Math.round(performance.now() - t0);
-  self.postMessage({ type: 'pg', pg: out });
+  post(id, { type: 'pg', pg: out });
 }
 
 function record(out, i, text, model, server) {

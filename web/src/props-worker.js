@@ -5,44 +5,46 @@ import init, { PropsRunner, caseTexts, canonicalResult } from './pkg/equijson_wa
 import { compareWithJs, POLICY_PROBES } from './jscanon.js';
 
 const ready = init();
-let stopped = false;
+// The run in progress; a newer run or Stop makes older loops end at their next chunk.
+let active = 0;
+const post = (id, m) => self.postMessage({ ...m, runId: id });
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 self.onmessage = async (ev) => {
   const msg = ev.data;
   if (msg.cmd === 'stop') {
-    stopped = true;
+    if (active === msg.runId) active = -msg.runId;
     return;
   }
   if (msg.cmd !== 'run') return;
-  stopped = false;
+  active = msg.runId;
   try {
     await ready;
-    await run(msg);
+    await run(msg.runId, msg);
   } catch (e) {
-    self.postMessage({ type: 'error', message: String(e && e.message ? e.message : e) });
+    post(msg.runId, { type: 'error', message: String(e && e.message ? e.message : e) });
   }
 };
 
-async function run({ seed, cases, dto, size }) {
+async function run(id, { seed, cases, dto, size }) {
   const runner = new PropsRunner(seed, cases, dto || undefined, size);
   const t0 = performance.now();
   while (!runner.finished()) {
     const slice = performance.now();
     while (!runner.finished() && performance.now() - slice < 50) runner.step(1);
-    self.postMessage({ type: 'progress', phase: 'props', done: runner.done(), failed: runner.failed(), total: cases });
+    post(id, { type: 'progress', phase: 'props', done: runner.done(), failed: runner.failed(), total: cases });
     await tick();
-    if (stopped) {
+    if (active !== id) {
       runner.free();
-      self.postMessage({ type: 'stopped', phase: 'props' });
+      post(id, { type: 'stopped', phase: 'props' });
       return;
     }
   }
   const outcome = JSON.parse(runner.finish());
   runner.free();
   outcome.millis = Math.round(performance.now() - t0);
-  self.postMessage({ type: 'props', outcome });
+  post(id, { type: 'props', outcome });
 
   // The JS-engine oracle over the very same case texts.
   const v8 = { agree: 0, policy: {}, differ: [], total: cases };
@@ -50,10 +52,10 @@ async function run({ seed, cases, dto, size }) {
   for (let start = 0; start < cases; start += CHUNK) {
     const texts = caseTexts(seed, dto || undefined, size, start, Math.min(CHUNK, cases - start));
     texts.forEach((text, k) => tally(v8, start + k, text));
-    self.postMessage({ type: 'progress', phase: 'v8', done: Math.min(start + CHUNK, cases), total: cases });
+    post(id, { type: 'progress', phase: 'v8', done: Math.min(start + CHUNK, cases), total: cases });
     await tick();
-    if (stopped) {
-      self.postMessage({ type: 'stopped', phase: 'v8' });
+    if (active !== id) {
+      post(id, { type: 'stopped', phase: 'v8' });
       return;
     }
   }
@@ -62,7 +64,7 @@ async function run({ seed, cases, dto, size }) {
     const r = compareWithJs(p.text, core);
     return { text: p.text, expect: p.expect, verdict: r.verdict, policy: r.policy ?? null, core, js: r.js };
   });
-  self.postMessage({ type: 'v8', v8, probes, engine: engineName() });
+  post(id, { type: 'v8', v8, probes, engine: engineName() });
 }
 
 function tally(v8, i, text) {
