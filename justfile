@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat wasm-build wasm-test props-cross core-minimal docs package
+verify: fmt-check clippy test kat wasm-build wasm-test props-cross core-minimal docs package web-verify
 
 # Check formatting.
 fmt-check:
@@ -43,7 +43,7 @@ wasm-build:
 # random stream, and property digests equal to the native ones.
 wasm-test:
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-        cargo test --locked -p equijson-wasm --target wasm32-unknown-unknown
+        cargo test --locked -p equijson-wasm --target wasm32-unknown-unknown --lib --test node
 
 # Native vs WebAssembly (Node) on fresh seeds: same counts, same digests (`just props-cross SEED...`).
 props-cross *SEEDS:
@@ -122,3 +122,39 @@ big-inputs:
 # cluster; `just bench-pg 1000000 4000000 --samples 3`).
 bench-pg *ARGS:
     cargo run --release --locked -p equijson-pg --example scan_bench -- {{ARGS}}
+
+# The reviewers' page: build it into target/web and serve it on 127.0.0.1 (`just web 9000`; 0 = any free port).
+web PORT="8787": web-build
+    node web/serve.mjs --port {{PORT}}
+
+# Build the page into target/web: wasm-pack --target web, npm binaryen's wasm-opt, PGlite's assets.
+web-build: web-deps
+    cd web && node build.mjs
+
+# web/'s npm packages (playwright-core, PGlite, binaryen), installed from package-lock.json.
+web-deps:
+    if [ ! -e web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then cd web && npm ci --no-audit --no-fund; fi
+
+# Everything the page is tested with: its oracles in Node, the binding in headless Chromium, then end to end.
+web-verify: web-node-test web-wasm-test web-e2e
+
+# The page's oracles in Node: the JS canonicalizer on the RFC 8785 vectors, PGlite on the recorded jsonb tables.
+web-node-test: web-deps
+    cd web && node --test test/
+
+# The binding's tests in a real headless Chromium (wasm-pack test); fails unless they ran.
+web-wasm-test:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cd crates/equijson-wasm
+    out=$(wasm-pack test --headless --chrome --test browser --locked 2>&1) || { printf '%s\n' "$out"; exit 1; }
+    printf '%s\n' "$out" | grep -E '^(Running headless tests in|test |test result)'
+    # A test file without run_in_browser is skipped with exit 0: insist on a browser run.
+    grep -q '^Running headless tests in Chrome' <<<"$out" || { echo "web-wasm-test: not run in Chrome"; exit 1; }
+    n=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' <<<"$out")
+    [ "${n:-0}" -ge 5 ] || { echo "web-wasm-test: expected at least 5 browser tests to pass, saw ${n:-none}"; exit 1; }
+
+# The page end to end in headless Chromium: digests equal the CLI's for every DTO, both oracles agree, errors located.
+web-e2e *ARGS: web-build
+    cargo build -q --release --locked -p equijson-cli
+    node web/e2e.mjs {{ARGS}}

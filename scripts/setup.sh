@@ -57,4 +57,20 @@ if ! pg_bin_ok; then
   pg_bin_ok || { say "PostgreSQL installed but initdb not found"; exit 2; }
 fi
 
+# The reviewers' page (web/): Chromium and chromedriver for the browser tests, wasm-pack to
+# build the page, and web/'s npm packages (playwright-core, PGlite, binaryen) from its lock file.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing chromium and chromium-driver"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq && $sudo apt-get install -y -qq chromium chromium-driver
+fi
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack (about 2.5 minutes)"
+  cargo install wasm-pack --locked
+fi
+if [ ! -e web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  say "installing web/'s npm packages (npm ci)"
+  (cd web && npm ci --no-audit --no-fund)
+fi
+
 say "ok: $(cargo --version | cut -d' ' -f1-2), $(just --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), node $(node --version)"

@@ -73,6 +73,37 @@ pub enum ErrorKind {
     Custom(String),
 }
 
+impl ErrorKind {
+    /// A stable kebab-case name of the kind, for programs (`duplicate-key`,
+    /// `lone-surrogate`, `number-out-of-range`, ...).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::UnexpectedEof { .. } => "unexpected-eof",
+            Self::UnexpectedCharacter { .. } => "unexpected-character",
+            Self::TrailingCharacters => "trailing-characters",
+            Self::TrailingComma => "trailing-comma",
+            Self::InvalidUtf8 => "invalid-utf8",
+            Self::ByteOrderMark => "byte-order-mark",
+            Self::ControlCharacterInString(_) => "control-character",
+            Self::InvalidEscape => "invalid-escape",
+            Self::LoneSurrogate(_) => "lone-surrogate",
+            Self::Noncharacter(_) => "noncharacter",
+            Self::InvalidNumber(_) => "invalid-number",
+            Self::InvalidLiteral(_) => "invalid-literal",
+            Self::NumberOutOfRange => "number-out-of-range",
+            Self::NegativeZero => "negative-zero",
+            Self::InexactNumber { .. } => "inexact-number",
+            Self::NonFiniteNumber => "non-finite-number",
+            Self::DuplicateKey(_) => "duplicate-key",
+            Self::NestingTooDeep { .. } => "nesting-too-deep",
+            Self::InputTooLarge => "input-too-large",
+            Self::KeyMustBeString => "key-must-be-string",
+            Self::Custom(_) => "custom",
+        }
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

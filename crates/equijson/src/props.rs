@@ -40,6 +40,12 @@ impl PropsConfig {
         }
     }
 
+    /// The name of the DTO this run exercises (`value` when none was chosen).
+    #[must_use]
+    pub fn dto_name(&self) -> &'static str {
+        self.spec().name
+    }
+
     fn spec(&self) -> &'static DtoSpec {
         match self.dto {
             Some(d) => d,
@@ -161,36 +167,106 @@ impl CaseDigest {
     }
 }
 
+/// The text of case `case` exactly as the properties see it and the digest hashes it
+/// (the document in its seeded spelling).
+#[must_use]
+pub fn case_text(cfg: &PropsConfig, case: u64) -> String {
+    let (tree, style) = self::case(cfg, case);
+    tree.render(Style::Seeded(style))
+}
+
 /// Runs the properties; `progress(done, failed)` is called after every case.
 pub fn run(cfg: &PropsConfig, mut progress: impl FnMut(u64, u64)) -> PropsOutcome {
-    let spec = cfg.spec();
-    let mut digest = CaseDigest::new();
-    let mut passed = 0;
-    let mut failed = 0;
-    let mut first_failure = None;
-    for i in 0..cfg.cases {
-        let (tree, style) = case(cfg, i);
-        let text = tree.render(Style::Seeded(style));
-        digest.add(text.as_bytes());
-        match failing_property(spec, &tree, style) {
-            None => passed += 1,
-            Some(property) => {
-                failed += 1;
-                if first_failure.is_none() {
-                    first_failure = Some(shrink_failure(cfg, spec, i, property, tree, style));
+    let mut state = PropsRun::new(*cfg);
+    while !state.is_finished() {
+        state.step(1);
+        progress(state.done(), state.failed());
+    }
+    state.finish()
+}
+
+/// A run that advances in steps, for callers that report progress or yield between
+/// chunks (a Web Worker); [`run`] is this in a loop. Same cases, same digest.
+#[derive(Debug, Clone)]
+pub struct PropsRun {
+    cfg: PropsConfig,
+    spec: &'static DtoSpec,
+    digest: CaseDigest,
+    next: u64,
+    passed: u64,
+    failed: u64,
+    first_failure: Option<Failure>,
+}
+
+impl PropsRun {
+    /// A run of `cfg`, nothing done yet.
+    #[must_use]
+    pub fn new(cfg: PropsConfig) -> Self {
+        Self {
+            spec: cfg.spec(),
+            cfg,
+            digest: CaseDigest::new(),
+            next: 0,
+            passed: 0,
+            failed: 0,
+            first_failure: None,
+        }
+    }
+
+    /// Runs up to `max` more cases; returns how many ran.
+    pub fn step(&mut self, max: u64) -> u64 {
+        let end = self.cfg.cases.min(self.next.saturating_add(max));
+        let ran = end - self.next;
+        for i in self.next..end {
+            let (tree, style) = case(&self.cfg, i);
+            let text = tree.render(Style::Seeded(style));
+            self.digest.add(text.as_bytes());
+            match failing_property(self.spec, &tree, style) {
+                None => self.passed += 1,
+                Some(property) => {
+                    self.failed += 1;
+                    if self.first_failure.is_none() {
+                        self.first_failure = Some(shrink_failure(
+                            &self.cfg, self.spec, i, property, tree, style,
+                        ));
+                    }
                 }
             }
         }
-        progress(i + 1, failed);
+        self.next = end;
+        ran
     }
-    let digest = digest.finish();
-    PropsOutcome {
-        dto: spec.name,
-        cases: cfg.cases,
-        passed,
-        failed,
-        digest,
-        first_failure,
+
+    /// Cases run so far.
+    #[must_use]
+    pub fn done(&self) -> u64 {
+        self.next
+    }
+
+    /// Cases failed so far.
+    #[must_use]
+    pub fn failed(&self) -> u64 {
+        self.failed
+    }
+
+    /// Whether every case has run.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.next >= self.cfg.cases
+    }
+
+    /// The outcome of the cases run so far (all of them once [`PropsRun::is_finished`]).
+    #[must_use]
+    pub fn finish(self) -> PropsOutcome {
+        let digest = self.digest.finish();
+        PropsOutcome {
+            dto: self.spec.name,
+            cases: self.next,
+            passed: self.passed,
+            failed: self.failed,
+            digest,
+            first_failure: self.first_failure,
+        }
     }
 }
 

@@ -149,3 +149,60 @@ fn shrinking_candidates_are_strictly_smaller() {
         equijson::generate::shrink(Json::Number("123.456".into()), Json::shrink, |_| true, 1000);
     assert_eq!(small, Json::Null);
 }
+
+#[test]
+fn stepped_run_equals_the_whole_run() {
+    for (seed, dto_name) in [(7, "ledger-entry"), (42, "contact"), (1, "value")] {
+        let c = cfg(seed, 60, dto_name);
+        let whole = run(&c, |_, _| {});
+        let mut stepped = equijson::props::PropsRun::new(c);
+        let mut chunk = 1;
+        while !stepped.is_finished() {
+            let before = stepped.done();
+            assert_eq!(stepped.step(chunk), stepped.done() - before);
+            chunk = chunk * 5 % 13 + 1;
+        }
+        assert_eq!(stepped.step(10), 0, "nothing left to run");
+        let out = stepped.finish();
+        assert_eq!(
+            (out.cases, out.passed, out.failed, &out.digest),
+            (whole.cases, whole.passed, whole.failed, &whole.digest)
+        );
+        assert_eq!(
+            out.first_failure.map(|f| f.shrunk),
+            whole.first_failure.map(|f| f.shrunk)
+        );
+    }
+}
+
+#[test]
+fn case_text_is_what_the_digest_hashes() {
+    use sha2::{Digest, Sha256};
+    let c = cfg(3, 25, "event-context");
+    let mut h = Sha256::new();
+    for i in 0..25 {
+        h.update(equijson::canonicalize(equijson::props::case_text(&c, i).as_bytes()).unwrap());
+        h.update(b"\n");
+    }
+    let hex = h.finalize().iter().fold(String::new(), |mut s, b| {
+        use std::fmt::Write as _;
+        let _ = write!(s, "{b:02x}");
+        s
+    });
+    assert_eq!(hex, run(&c, |_, _| {}).digest);
+    assert_eq!(c.dto_name(), "event-context");
+    assert_eq!(PropsConfig::new(0, 0, None).dto_name(), "value");
+}
+
+#[test]
+fn error_kind_codes_name_the_policy_classes() {
+    for (text, code) in [
+        (&br#"{"a":1,"\u0061":2}"#[..], "duplicate-key"),
+        (br#"["\ud800"]"#, "lone-surrogate"),
+        (b"[1e400]", "number-out-of-range"),
+        (b"[1,]", "trailing-comma"),
+    ] {
+        let e = equijson::canonicalize(text).unwrap_err();
+        assert_eq!(e.kind().code(), code);
+    }
+}
