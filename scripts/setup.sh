@@ -43,4 +43,21 @@ if ! command -v node >/dev/null; then
   say "node not found: install Node.js (apt-get install -y nodejs)"; exit 2
 fi
 
+# wasm-pack builds the npm package (crates/equijson-js); its wasm-opt comes from npm's
+# binaryen (npm/package-lock.json), so wasm-pack never downloads one.
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack (about 2.5 minutes)"
+  cargo install wasm-pack --locked
+fi
+
+# Chromium runs the browser tests of the npm package (playwright-core drives it).
+if ! command -v chromium >/dev/null && ! [ -x /usr/bin/chromium ]; then
+  if command -v apt-get >/dev/null; then
+    say "installing chromium"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    say "chromium not found: install it (the npm package's browser test needs it)"; exit 2
+  fi
+fi
+
 say "ok: $(cargo --version | cut -d' ' -f1-2), $(just --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), node $(node --version)"

@@ -5,7 +5,10 @@
 //! `OUT_DIR/doc-NNNN.json`: any JSON (edge characters, astral names, escapes, spellings
 //! of numbers), each spelled with random whitespace, escapes and member order.
 
-#![allow(clippy::print_stderr, reason = "a command-line helper reports its errors on stderr")]
+#![allow(
+    clippy::print_stderr,
+    reason = "a command-line helper reports its errors on stderr"
+)]
 
 use std::process::ExitCode;
 
