@@ -3,7 +3,8 @@
 // scripts/assemble.mjs wraps this file: each entry calls `makeApi(loader)`, where
 // `loader.loadSync()` returns the wasm-bindgen module of crates/equijson-js, instantiated
 // synchronously (from dist/equijson.wasm in Node, from embedded bytes in browsers), and
-// `loader.loadAsync()` the same through asynchronous compilation. No import/export
+// `loader.loadAsync()` the same through asynchronous compilation, and `loader.utf16(view)`
+// makes a string of UTF-16LE bytes (a view of wasm memory). No import/export
 // statements here, so the same text serves both module systems.
 
 /* eslint-disable no-unused-vars */
@@ -247,8 +248,10 @@ function makeApi(loader) {
     setOptions(options, 'canonicalize');
     wasm();
     const n = put(text, 'canonicalize');
-    if (!w.canonicalize(n, flags, maxDepth)) throw coreError(text);
-    return decoder.decode(outputView());
+    if (!w.canonicalize16(n, flags, maxDepth)) throw coreError(text);
+    // UTF-16 out: engines copy UTF-16 into a string far faster than they decode UTF-8.
+    const p = w.output16Ptr();
+    return loader.utf16(heap().subarray(p, p + 2 * w.output16Len()));
   }
 
   /** The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes. */

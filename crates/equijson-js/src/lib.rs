@@ -36,6 +36,9 @@ struct State {
     key: (u32, u32),
     input: Vec<u8>,
     output: Vec<u8>,
+    /// The output as UTF-16 code units, for strings (`TextDecoder('utf-16le')` and Node's
+    /// `Buffer#toString('utf16le')` copy these, much faster than decoding UTF-8).
+    output16: Vec<u16>,
     error: Option<Error>,
 }
 
@@ -46,6 +49,7 @@ impl State {
             key: (0, default_depth()),
             input: Vec::new(),
             output: Vec::new(),
+            output16: Vec::new(),
             error: None,
         }
     }
@@ -146,6 +150,86 @@ pub fn canonicalize(len: u32, flags: u32, max_depth: u32) -> bool {
     with_state(|s| s.run(len, flags, max_depth, true))
 }
 
+/// Like [`canonicalize`], with the output as UTF-16 code units at [`output16_ptr`] /
+/// [`output16_len`] (the UTF-8 output is left as well).
+#[wasm_bindgen(js_name = canonicalize16)]
+#[must_use]
+pub fn canonicalize_16(len: u32, flags: u32, max_depth: u32) -> bool {
+    with_state(|s| {
+        if !s.run(len, flags, max_depth, true) {
+            return false;
+        }
+        utf8_to_utf16(&s.output, &mut s.output16);
+        true
+    })
+}
+
+/// Address of the UTF-16 output of the last [`canonicalize_16`] (aligned to 2).
+#[wasm_bindgen(js_name = output16Ptr)]
+#[must_use]
+pub fn output16_ptr() -> u32 {
+    with_state(|s| s.output16.as_ptr() as usize as u32)
+}
+
+/// Length in code units of the UTF-16 output of the last [`canonicalize_16`].
+#[wasm_bindgen(js_name = output16Len)]
+#[must_use]
+pub fn output16_len() -> u32 {
+    with_state(|s| s.output16.len() as u32)
+}
+
+/// Replaces `dst` by the UTF-16 code units of `src`, which is valid UTF-8 (the canonical
+/// writer's output); ASCII runs are widened 16 bytes at a time. A truncated sequence
+/// (impossible for valid UTF-8) becomes U+FFFD rather than a panic.
+fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
+    const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+    dst.clear();
+    dst.reserve(src.len());
+    let mut rest = src;
+    loop {
+        while let Some((chunk, tail)) = rest.split_first_chunk::<16>() {
+            if u128::from_le_bytes(*chunk) & HIGH != 0 {
+                break;
+            }
+            dst.extend(chunk.iter().map(|&b| u16::from(b)));
+            rest = tail;
+        }
+        let Some((&b, tail)) = rest.split_first() else {
+            break;
+        };
+        if b < 0x80 {
+            dst.push(u16::from(b));
+            rest = tail;
+            continue;
+        }
+        let n = if b >= 0xF0 {
+            4
+        } else if b >= 0xE0 {
+            3
+        } else {
+            2
+        };
+        let Some(seq) = rest.get(..n) else {
+            dst.push(0xFFFD);
+            break;
+        };
+        let cont = |i: usize| u32::from(seq[i] & 0x3F);
+        let cp = match n {
+            2 => (u32::from(b & 0x1F) << 6) | cont(1),
+            3 => (u32::from(b & 0x0F) << 12) | (cont(1) << 6) | cont(2),
+            _ => (u32::from(b & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+        };
+        if cp >= 0x1_0000 {
+            let c = cp - 0x1_0000;
+            dst.push(0xD800 | (c >> 10) as u16);
+            dst.push(0xDC00 | (c & 0x3FF) as u16);
+        } else {
+            dst.push(cp as u16);
+        }
+        rest = &rest[n..];
+    }
+}
+
 /// Like [`canonicalize`] but only validates: no output.
 #[wasm_bindgen]
 #[must_use]
@@ -195,6 +279,7 @@ pub fn release() {
     with_state(|s| {
         s.input = Vec::new();
         s.output = Vec::new();
+        s.output16 = Vec::new();
         s.canon = Canonicalizer::new(options(s.key.0, s.key.1));
         s.error = None;
     });
@@ -320,6 +405,29 @@ mod tests {
         release();
         assert!(!canonicalize(10, 0, default_depth()));
         assert_eq!(error_kind(), "Custom");
+    }
+
+    #[test]
+    fn utf16_output_is_that_of_std() {
+        let mut dst = Vec::new();
+        for s in [
+            "",
+            "a",
+            "0123456789abcdef",
+            "0123456789abcdefé",
+            "é0123456789abcdef0123456789abcdef",
+            "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{1f602}\u{10ffff}",
+            "日本語のテキスト and ASCII, mixed: \u{1F600}\u{E000}\u{FB33}",
+        ] {
+            let long = s.repeat(37);
+            for t in [s, long.as_str()] {
+                utf8_to_utf16(t.as_bytes(), &mut dst);
+                assert_eq!(dst, t.encode_utf16().collect::<Vec<_>>(), "{t:?}");
+            }
+        }
+        // Truncated input (not valid UTF-8) ends with U+FFFD instead of panicking.
+        utf8_to_utf16(b"ab\xE6\x97", &mut dst);
+        assert_eq!(dst, [0x61, 0x62, 0xFFFD]);
     }
 
     #[test]
