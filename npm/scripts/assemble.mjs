@@ -45,7 +45,7 @@ nodeGlue = patch(nodeGlue, '`${__dirname}/equijson_js_bg.wasm`', "require('path'
 out('dist/node/glue.cjs', nodeGlue);
 out(
   'dist/node/index.cjs',
-  `${header}'use strict';\n\n${api}\nconst api = makeApi({\n  loadSync: () => require('./glue.cjs'),\n  loadAsync: async () => require('./glue.cjs'),\n  utf16: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le'),\n});\nmodule.exports = api;\n`,
+  `${header}'use strict';\n\n${api}\nconst api = makeApi({\n  loadSync: () => require('./glue.cjs'),\n  loadAsync: async () => require('./glue.cjs'),\n  utf16: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le'),\n  latin1: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1'),\n});\nmodule.exports = api;\n`,
 );
 // ESM for Node re-exports the CommonJS instance: one module, one EquijsonError class.
 out(
@@ -69,8 +69,8 @@ out('dist/browser/wasm.mjs', `${header}export const base64 = '${wasm.toString('b
 out(
   'dist/browser/index.mjs',
   `${header}import { initSync } from './glue.mjs';\nimport * as glue from './glue.mjs';\nimport { base64 } from './wasm.mjs';\n\n` +
-    `const utf16 = new TextDecoder('utf-16le', { ignoreBOM: true });\n\nfunction bytes() {\n  const s = atob(base64);\n  const b = new Uint8Array(s.length);\n  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);\n  return b;\n}\n\n` +
-    `${api}\nconst api = makeApi({\n  loadSync: () => {\n    initSync({ module: new WebAssembly.Module(bytes()) });\n    return glue;\n  },\n  loadAsync: async () => {\n    initSync({ module: await WebAssembly.compile(bytes()) });\n    return glue;\n  },\n  utf16: (v) => utf16.decode(v),\n});\n\n` +
+    `const utf16 = new TextDecoder('utf-16le', { ignoreBOM: true });\nconst ascii = new TextDecoder('utf-8', { ignoreBOM: true });\n\nfunction bytes() {\n  const s = atob(base64);\n  const b = new Uint8Array(s.length);\n  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);\n  return b;\n}\n\n` +
+    `${api}\nconst api = makeApi({\n  loadSync: () => {\n    initSync({ module: new WebAssembly.Module(bytes()) });\n    return glue;\n  },\n  loadAsync: async () => {\n    initSync({ module: await WebAssembly.compile(bytes()) });\n    return glue;\n  },\n  utf16: (v) => utf16.decode(v),\n  latin1: (v) => ascii.decode(v),\n});\n\n` +
     `export const { ${names.join(', ')} } = api;\nexport default api;\n`,
 );
 

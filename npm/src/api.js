@@ -4,7 +4,8 @@
 // `loader.loadSync()` returns the wasm-bindgen module of crates/equijson-js, instantiated
 // synchronously (from dist/equijson.wasm in Node, from embedded bytes in browsers), and
 // `loader.loadAsync()` the same through asynchronous compilation, and `loader.utf16(view)`
-// makes a string of UTF-16LE bytes (a view of wasm memory). No import/export
+// makes a string of UTF-16LE bytes (a view of wasm memory), `loader.latin1(view)` one of
+// ASCII bytes. No import/export
 // statements here, so the same text serves both module systems.
 
 /* eslint-disable no-unused-vars */
@@ -163,8 +164,11 @@ function makeApi(loader) {
   /** The input as UTF-8 in the input buffer; a string with an unpaired surrogate throws. */
   function put(input, fn) {
     if (typeof input === 'string') {
-      if (!isWellFormed(input)) throw loneSurrogateError(input);
-      return encode(input);
+      // encodeInto writes U+FFFD for an unpaired surrogate: only when the module finds
+      // one in the bytes is the string itself checked (isWellFormed is a full scan).
+      const n = encode(input);
+      if (w.hasReplacement(n) && !isWellFormed(input)) throw loneSurrogateError(input);
+      return n;
     }
     let bytes = input;
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
@@ -248,8 +252,11 @@ function makeApi(loader) {
     setOptions(options, 'canonicalize');
     wasm();
     const n = put(text, 'canonicalize');
-    if (!w.canonicalize16(n, flags, maxDepth)) throw coreError(text);
-    // UTF-16 out: engines copy UTF-16 into a string far faster than they decode UTF-8.
+    const got = w.canonicalize16(n, flags, maxDepth);
+    if (got === 0) throw coreError(text);
+    // ASCII as Latin-1, anything else as UTF-16: engines copy those into a string far
+    // faster than they decode UTF-8.
+    if (got === 1) return loader.latin1(outputView());
     const p = w.output16Ptr();
     return loader.utf16(heap().subarray(p, p + 2 * w.output16Len()));
   }

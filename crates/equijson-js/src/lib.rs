@@ -141,6 +141,35 @@ pub fn input_buffer(len: u32) -> u32 {
     })
 }
 
+/// Whether the first `len` input bytes hold U+FFFD (`EF BF BD`): what `encodeInto` writes
+/// for an unpaired surrogate, so only then does JavaScript check the string itself.
+#[wasm_bindgen(js_name = hasReplacement)]
+#[must_use]
+pub fn has_replacement(len: u32) -> bool {
+    with_state(|s| s.input.get(..len as usize).is_some_and(has_fffd))
+}
+
+fn has_fffd(bytes: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const FFFD: &[u8] = "\u{FFFD}".as_bytes();
+    let mut at = 0;
+    // Eight bytes at a time: a SWAR zero-byte test of x ^ 0xEFEF.. finds the chunks that
+    // hold an 0xEF (exact for existence); only those are looked at byte by byte.
+    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*chunk) ^ (LO * 0xEF);
+        if x.wrapping_sub(LO) & !x & HI != 0
+            && (at..at + 8).any(|i| bytes.get(i..i + 3) == Some(FFFD))
+        {
+            return true;
+        }
+        at += 8;
+    }
+    bytes
+        .get(at..)
+        .is_some_and(|t| t.windows(3).any(|w| w == FFFD))
+}
+
 /// Canonicalizes the first `len` bytes of the input buffer under the given options
 /// (`flags` of the `REJECT_*` bits, `max_depth`). `true` on success: the output is at
 /// [`output_ptr`] / [`output_len`]; `false`: the error is in the `error_*` getters.
@@ -150,17 +179,21 @@ pub fn canonicalize(len: u32, flags: u32, max_depth: u32) -> bool {
     with_state(|s| s.run(len, flags, max_depth, true))
 }
 
-/// Like [`canonicalize`], with the output as UTF-16 code units at [`output16_ptr`] /
-/// [`output16_len`] (the UTF-8 output is left as well).
+/// Like [`canonicalize`], for a result that becomes a string: 0 on error; 1 when the
+/// output is ASCII (read it at [`output_ptr`] as Latin-1, a plain copy for the engine);
+/// 2 when it is not, and its UTF-16 code units are at [`output16_ptr`] / [`output16_len`].
 #[wasm_bindgen(js_name = canonicalize16)]
 #[must_use]
-pub fn canonicalize_16(len: u32, flags: u32, max_depth: u32) -> bool {
+pub fn canonicalize_16(len: u32, flags: u32, max_depth: u32) -> u32 {
     with_state(|s| {
         if !s.run(len, flags, max_depth, true) {
-            return false;
+            return 0;
+        }
+        if s.output.is_ascii() {
+            return 1;
         }
         utf8_to_utf16(&s.output, &mut s.output16);
-        true
+        2
     })
 }
 
@@ -191,7 +224,7 @@ fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
             if u128::from_le_bytes(*chunk) & HIGH != 0 {
                 break;
             }
-            dst.extend(chunk.iter().map(|&b| u16::from(b)));
+            dst.extend_from_slice(&chunk.map(u16::from));
             rest = tail;
         }
         let Some((&b, tail)) = rest.split_first() else {
@@ -428,6 +461,21 @@ mod tests {
         // Truncated input (not valid UTF-8) ends with U+FFFD instead of panicking.
         utf8_to_utf16(b"ab\xE6\x97", &mut dst);
         assert_eq!(dst, [0x61, 0x62, 0xFFFD]);
+    }
+
+    #[test]
+    fn replacement_characters_are_found_anywhere() {
+        assert!(!has_fffd(b""));
+        assert!(!has_fffd(
+            "\u{FFFC}\u{FFFE}\u{FF01}abc\u{EFBF}".repeat(9).as_bytes()
+        ));
+        for pad in 0..20 {
+            for tail in 0..12 {
+                let s = format!("{}\u{FFFD}{}", "x".repeat(pad), "\u{FF01}".repeat(tail));
+                assert!(has_fffd(s.as_bytes()), "{pad} {tail}");
+                assert!(!has_fffd(s.replace('\u{FFFD}', "\u{FFFE}").as_bytes()));
+            }
+        }
     }
 
     #[test]
