@@ -231,6 +231,11 @@ module.exports = function suite(lib, label) {
         }
       }
     }
+    // A real U+FFFD (what encodeInto makes of an unpaired surrogate) is just a character;
+    // next to an unpaired surrogate, the surrogate is found.
+    assert.equal(canonicalize('["\uFFFD", "\\ufffd"]'), '["\uFFFD","\uFFFD"]');
+    assert.equal(rejects(lib, () => canonicalize('["\uFFFD", "\uD800"]'), 'fffd').index, 7);
+    assert.equal(rejects(lib, () => canonicalize('["\uD800", "\uFFFD"]'), 'fffd').index, 2);
     // Escaped lone surrogates are the core's error; escaped pairs and raw pairs are fine.
     assert.equal(rejects(lib, () => canonicalize('"\\ud800"'), 'escaped').kind, 'LoneSurrogate');
     assert.equal(canonicalize('"\\ud83d\\ude02 \uD83D\uDE02"'), '"\uD83D\uDE02 \uD83D\uDE02"');
