@@ -59,6 +59,36 @@ test('package.json: exports, types, bin, files, version of the workspace', () =>
   assert.ok(!JSON.stringify(pkg).includes('devDependencies'), 'no devDependencies in the published manifest');
 });
 
+test('the TypeScript declarations type-check for node16 (ESM and CommonJS) and bundler resolution', () => {
+  const scratch = join(pkgDir, '..', '..');
+  const dir = mkdtempSync(join(scratch, 'types-'));
+  const body = (imp) => `${imp}
+const a: string = canonicalize('{"b":1}', { rejectNegativeZero: true, maxDepth: 10 });
+const b: Uint8Array = canonicalizeBytes(new Uint8Array([49]));
+const c: string = canonicalizeValue({ x: [1, 'y'] });
+const d: string = sha256Hex(new Uint8Array([49]));
+try { canonicalize('['); } catch (e) {
+  if (e instanceof EquijsonError) {
+    const k: string = e.kind; const l: number | undefined = e.line; const p: string | undefined = e.pointer;
+    console.log(k, l, p, e.column, e.offset, e.index, e.reason, a, b, c, d);
+  }
+}
+// @ts-expect-error: the text must be a string
+canonicalize(42);
+// @ts-expect-error: unknown option
+canonicalize('1', { rejectNegativeZeros: true });
+`;
+  writeFileSync(join(dir, 'esm.mts'), body("import { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex, EquijsonError } from 'equijson';\nimport equijson from 'equijson';\nequijson.canonicalize('1');"));
+  writeFileSync(join(dir, 'cjs.cts'), body("import { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex, EquijsonError } from 'equijson';"));
+  writeFileSync(join(dir, 'bundler.ts'), body("import { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex, EquijsonError } from 'equijson';"));
+  const tsc = join(process.env.EQUIJSON_NPM_MODULES, '.bin', 'tsc');
+  const common = ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom'];
+  const node16 = run(tsc, [...common, '--module', 'node16', '--moduleResolution', 'node16', join(dir, 'esm.mts'), join(dir, 'cjs.cts')]);
+  assert.equal(node16.status, 0, node16.stdout.toString() + node16.stderr);
+  const bundler = run(tsc, [...common, '--module', 'esnext', '--moduleResolution', 'bundler', join(dir, 'bundler.ts')]);
+  assert.equal(bundler.status, 0, bundler.stdout.toString() + bundler.stderr);
+});
+
 test('the wasm is within its budget of 64 KiB gzip and is the one the browser entry embeds', () => {
   const wasm = readFileSync(join(pkgDir, 'dist/equijson.wasm'));
   const gz = gzipSync(wasm, { level: 9 }).length;
