@@ -217,6 +217,7 @@ pub fn output16_len() -> u32 {
 fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
     const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
     dst.clear();
+    // UTF-16 never needs more units than UTF-8 has bytes.
     dst.reserve(src.len());
     let mut rest = src;
     loop {
@@ -227,39 +228,39 @@ fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
             dst.extend_from_slice(&chunk.map(u16::from));
             rest = tail;
         }
-        let Some((&b, tail)) = rest.split_first() else {
-            break;
-        };
-        if b < 0x80 {
-            dst.push(u16::from(b));
+        // Character by character until the next ASCII byte (CJK text stays here).
+        loop {
+            let (unit, tail) = match *rest {
+                [] => return,
+                [b, ref tail @ ..] if b < 0x80 => {
+                    dst.push(u16::from(b));
+                    rest = tail;
+                    break;
+                }
+                [b, c1, c2, ref tail @ ..] if b & 0xF0 == 0xE0 => (
+                    (u16::from(b & 0x0F) << 12)
+                        | (u16::from(c1 & 0x3F) << 6)
+                        | u16::from(c2 & 0x3F),
+                    tail,
+                ),
+                [b, c1, ref tail @ ..] if b & 0xE0 == 0xC0 => {
+                    ((u16::from(b & 0x1F) << 6) | u16::from(c1 & 0x3F), tail)
+                }
+                [b, c1, c2, c3, ref tail @ ..] if b & 0xF8 == 0xF0 => {
+                    let cp = (u32::from(b & 0x07) << 18)
+                        | (u32::from(c1 & 0x3F) << 12)
+                        | (u32::from(c2 & 0x3F) << 6)
+                        | u32::from(c3 & 0x3F);
+                    let c = cp.wrapping_sub(0x1_0000);
+                    dst.push(0xD800 | ((c >> 10) & 0x3FF) as u16);
+                    (0xDC00 | (c & 0x3FF) as u16, tail)
+                }
+                // Not UTF-8 (the canonical writer never makes this): U+FFFD, no panic.
+                [_, ref tail @ ..] => (0xFFFD, tail),
+            };
+            dst.push(unit);
             rest = tail;
-            continue;
         }
-        let n = if b >= 0xF0 {
-            4
-        } else if b >= 0xE0 {
-            3
-        } else {
-            2
-        };
-        let Some(seq) = rest.get(..n) else {
-            dst.push(0xFFFD);
-            break;
-        };
-        let cont = |i: usize| u32::from(seq[i] & 0x3F);
-        let cp = match n {
-            2 => (u32::from(b & 0x1F) << 6) | cont(1),
-            3 => (u32::from(b & 0x0F) << 12) | (cont(1) << 6) | cont(2),
-            _ => (u32::from(b & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
-        };
-        if cp >= 0x1_0000 {
-            let c = cp - 0x1_0000;
-            dst.push(0xD800 | (c >> 10) as u16);
-            dst.push(0xDC00 | (c & 0x3FF) as u16);
-        } else {
-            dst.push(cp as u16);
-        }
-        rest = &rest[n..];
     }
 }
 
@@ -458,9 +459,9 @@ mod tests {
                 assert_eq!(dst, t.encode_utf16().collect::<Vec<_>>(), "{t:?}");
             }
         }
-        // Truncated input (not valid UTF-8) ends with U+FFFD instead of panicking.
+        // Truncated input (not valid UTF-8) gives U+FFFD instead of panicking.
         utf8_to_utf16(b"ab\xE6\x97", &mut dst);
-        assert_eq!(dst, [0x61, 0x62, 0xFFFD]);
+        assert_eq!(dst, [0x61, 0x62, 0xFFFD, 0xFFFD]);
     }
 
     #[test]
