@@ -80,11 +80,10 @@ function makeApi(loader) {
     return u8;
   }
 
+  /** Makes the input buffer at least `len` bytes; sets inputPtr and inputCap. */
   function reserve(len) {
-    if (len > inputCap) {
-      inputPtr = w.inputBuffer(len);
-      inputCap = len;
-    }
+    inputPtr = w.inputBuffer(len);
+    inputCap = w.inputCapacity();
   }
 
   // ---- options -----------------------------------------------------------------------
@@ -156,6 +155,7 @@ function makeApi(loader) {
     reserve(len);
     const { read, written } = encoder.encodeInto(text, heap().subarray(inputPtr, inputPtr + inputCap));
     if (read === len) return written;
+    // Grown in place or moved with its content: the first pass's bytes stay.
     reserve(written + 3 * (len - read));
     const rest = encoder.encodeInto(text.slice(read), heap().subarray(inputPtr + written, inputPtr + inputCap));
     return written + rest.written;

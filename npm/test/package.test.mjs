@@ -41,6 +41,18 @@ test('ESM and CommonJS share one instance in Node', () => {
   }
 });
 
+test('a trap in the module (an allocation beyond what wasm32 addresses) leaves the package usable', () => {
+  const text = '{"b":1,"a":["é😀", 1.0]}';
+  assert.equal(cjs.canonicalize(text), '{"a":["é😀",1],"b":1}');
+  // The same module instance the package uses (the glue is cached by its path).
+  const glue = require(join(pkgDir, 'dist/node/glue.cjs'));
+  assert.throws(() => glue.inputBuffer(0xfffffff0), WebAssembly.RuntimeError);
+  assert.equal(cjs.canonicalize(text), '{"a":["é😀",1],"b":1}');
+  assert.equal(cjs.canonicalize(text.repeat(1).padEnd(5000, ' ')), '{"a":["é😀",1],"b":1}');
+  assert.equal(cjs.sha256Hex(text), cjs.sha256Hex('{"a":["é😀",1],"b":1}'));
+  assert.throws(() => cjs.canonicalize('[1,]'), cjs.EquijsonError);
+});
+
 test('package.json: exports, types, bin, files, version of the workspace', () => {
   const dot = pkg.exports['.'];
   assert.equal(dot.node.import.default, './dist/node/index.mjs');

@@ -13,7 +13,7 @@
 
 #![forbid(unsafe_code)]
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 use equijson::{Canonicalizer, Error, ErrorKind, InexactNumbers, NegativeZero, Noncharacters};
@@ -83,11 +83,19 @@ impl State {
 }
 
 thread_local! {
-    static STATE: RefCell<State> = RefCell::new(State::new());
+    static STATE: Cell<Option<State>> = const { Cell::new(None) };
 }
 
+/// Runs `f` on the state, which is taken out for the call and put back after: if the
+/// call traps (an allocation beyond what wasm32 can address aborts), the next call starts
+/// from a fresh state instead of finding it half-updated or still borrowed.
 fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> T {
-    STATE.with(|s| f(&mut s.borrow_mut()))
+    STATE.with(|cell| {
+        let mut state = cell.take().unwrap_or_else(State::new);
+        let result = f(&mut state);
+        cell.set(Some(state));
+        result
+    })
 }
 
 fn default_depth() -> u32 {
@@ -139,6 +147,13 @@ pub fn input_buffer(len: u32) -> u32 {
         }
         s.input.as_mut_ptr() as usize as u32
     })
+}
+
+/// The input buffer's length in bytes (what JavaScript may write at [`input_buffer`]).
+#[wasm_bindgen(js_name = inputCapacity)]
+#[must_use]
+pub fn input_capacity() -> u32 {
+    with_state(|s| s.input.len() as u32)
 }
 
 /// Whether the first `len` input bytes hold U+FFFD (`EF BF BD`): what `encodeInto` writes
