@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat wasm-build wasm-test props-cross core-minimal docs package web-verify
+verify: fmt-check clippy test kat wasm-build wasm-test props-cross core-minimal docs package web-verify npm-test
 
 # Check formatting.
 fmt-check:
@@ -18,6 +18,7 @@ fmt-check:
 clippy:
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p equijson -p equijson-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+    cargo clippy -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
 
 # Unit, integration, property and doc tests.
 test:
@@ -158,3 +159,18 @@ web-wasm-test:
 web-e2e *ARGS: web-build
     cargo build -q --release --locked -p equijson-cli
     node web/e2e.mjs {{ARGS}}
+
+# The npm package `equijson` (npm/): wasm-pack build of crates/equijson-js, wasm-opt, then
+# target/npm/equijson-<version>.tgz.
+npm-pack:
+    bash scripts/npm-pack.sh
+
+# Installs that tarball into a scratch project and runs its node:test suites: require and
+# import, RFC 8785 vectors, every error kind, agreement with the native CLI, headless Chromium.
+npm-test: npm-pack
+    bash scripts/npm-test.sh
+
+# The package against canonicalize@5 and json-canonicalize@3, strings in and out (prints a
+# table; `just npm-bench --samples 31 FILE...`).
+npm-bench *ARGS: npm-pack
+    node npm/bench/bench.mjs {{ARGS}}

@@ -1,0 +1,101 @@
+// Types of the npm package `equijson` (RFC 8785 canonical JSON).
+
+/** Policies; the defaults are strict RFC 8785, as in the Rust core and the `equijson` CLI. */
+export interface CanonicalizeOptions {
+  /** Reject `-0` (and negative numbers that round to zero) instead of writing `0`. */
+  rejectNegativeZero?: boolean;
+  /** Reject numbers a double cannot carry exactly (`9007199254740993`, `1e-400`). Text input only. */
+  rejectInexact?: boolean;
+  /** Reject Unicode noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF), as I-JSON asks. */
+  rejectNoncharacters?: boolean;
+  /** Deepest nesting of arrays/objects accepted; default 10000. */
+  maxDepth?: number;
+}
+
+/** The kinds of error: the Rust core's `ErrorKind` names, plus those of JavaScript values. */
+export type ErrorKind =
+  | 'UnexpectedEof'
+  | 'UnexpectedCharacter'
+  | 'TrailingCharacters'
+  | 'TrailingComma'
+  | 'InvalidUtf8'
+  | 'ByteOrderMark'
+  | 'ControlCharacterInString'
+  | 'InvalidEscape'
+  | 'LoneSurrogate'
+  | 'Noncharacter'
+  | 'InvalidNumber'
+  | 'InvalidLiteral'
+  | 'NumberOutOfRange'
+  | 'NegativeZero'
+  | 'InexactNumber'
+  | 'NonFiniteNumber'
+  | 'DuplicateKey'
+  | 'NestingTooDeep'
+  | 'InputTooLarge'
+  | 'UnsupportedType'
+  | 'Cycle'
+  | 'Custom'
+  | 'Other';
+
+/**
+ * Why input was rejected, and where. `message` is `LINE:COL: reason` for text and
+ * `at "POINTER": reason` for JavaScript values.
+ */
+export declare class EquijsonError extends Error {
+  readonly name: 'EquijsonError';
+  readonly kind: ErrorKind;
+  /** The message without the position. */
+  readonly reason: string;
+  /** Byte offset into the UTF-8 text (text errors). */
+  readonly offset?: number;
+  /** 1-based line (text errors). */
+  readonly line?: number;
+  /** 1-based column, counted in characters (text errors). */
+  readonly column?: number;
+  /** UTF-16 index into the string that was passed (string input only). */
+  readonly index?: number;
+  /** RFC 6901 JSON pointer of the offending value (`canonicalizeValue` only). */
+  readonly pointer?: string;
+}
+
+/**
+ * The RFC 8785 canonical form of JSON text.
+ * @throws {EquijsonError} on invalid JSON, duplicate member names, unpaired surrogates
+ *   (escaped, or in the string itself), numbers that overflow a double, or a policy.
+ * @throws {TypeError} when `text` is not a string.
+ */
+export declare function canonicalize(text: string, options?: CanonicalizeOptions): string;
+
+/**
+ * The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes.
+ * @throws {EquijsonError} as `canonicalize`, and on invalid UTF-8 or a byte order mark.
+ */
+export declare function canonicalizeBytes(bytes: Uint8Array | ArrayBuffer, options?: CanonicalizeOptions): Uint8Array;
+
+/**
+ * The RFC 8785 canonical form of a JavaScript value as `JSON.stringify` sees it:
+ * `toJSON()` is called (so a `Date` becomes its ISO string), boxed primitives are
+ * unwrapped, own enumerable string keys are serialized, a member whose value is
+ * `undefined` is omitted and an `undefined` array element becomes `null`.
+ * @throws {EquijsonError} with a JSON pointer on `NaN`/`Infinity` (`NonFiniteNumber`),
+ *   BigInt, functions, symbols, Map and Set (`UnsupportedType`), `undefined` at the top
+ *   (`UnsupportedType`), cycles (`Cycle`), unpaired surrogates in strings or keys, and
+ *   nesting beyond `maxDepth`.
+ */
+export declare function canonicalizeValue(value: unknown, options?: CanonicalizeOptions): string;
+
+/**
+ * Lowercase hex SHA-256 of the canonical form of JSON text (a string or UTF-8 bytes).
+ * @throws {EquijsonError} as `canonicalize`.
+ */
+export declare function sha256Hex(text: string | Uint8Array, options?: CanonicalizeOptions): string;
+
+/** Frees the buffers kept between calls (they keep the size of the largest document). */
+export declare function releaseMemory(): void;
+
+/**
+ * Optional: compiles the WebAssembly module asynchronously. The other functions
+ * instantiate it synchronously on first use when this was not called.
+ */
+export declare function init(): Promise<void>;

@@ -1,0 +1,188 @@
+// The installed package as a whole: entry points, the `bin`, agreement with the native
+// CLI on generated documents and on errors. Environment: EQUIJSON_REPO (repository),
+// EQUIJSON_NATIVE (the native `equijson` binary), EQUIJSON_DOCS (generated documents).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import * as esm from 'equijson';
+import esmDefault from 'equijson';
+
+const require = createRequire(import.meta.url);
+const cjs = require('equijson');
+const native = process.env.EQUIJSON_NATIVE;
+const docs = process.env.EQUIJSON_DOCS;
+const repo = process.env.EQUIJSON_REPO;
+const pkgDir = join(require.resolve('equijson/package.json'), '..');
+const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+const bin = join(pkgDir, pkg.bin.equijson);
+const docFiles = readdirSync(docs).filter((f) => f.endsWith('.json')).sort().map((f) => join(docs, f));
+
+/** Runs a command; its exit status, stdout (Buffer) and stderr (string). */
+function run(cmd, args, input) {
+  const r = spawnSync(cmd, args, { input, maxBuffer: 1 << 28 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+test('ESM and CommonJS share one instance in Node', () => {
+  assert.equal(esm.canonicalize, cjs.canonicalize);
+  assert.equal(esm.EquijsonError, cjs.EquijsonError);
+  assert.equal(esmDefault.canonicalize, cjs.canonicalize);
+  try {
+    cjs.canonicalize('[1,]');
+    assert.fail('no error');
+  } catch (e) {
+    assert.ok(e instanceof esm.EquijsonError);
+  }
+});
+
+test('a trap in the module (an allocation beyond what wasm32 addresses) leaves the package usable', () => {
+  const text = '{"b":1,"a":["é😀", 1.0]}';
+  assert.equal(cjs.canonicalize(text), '{"a":["é😀",1],"b":1}');
+  // The same module instance the package uses (the glue is cached by its path).
+  const glue = require(join(pkgDir, 'dist/node/glue.cjs'));
+  assert.throws(() => glue.inputBuffer(0xfffffff0), WebAssembly.RuntimeError);
+  assert.equal(cjs.canonicalize(text), '{"a":["é😀",1],"b":1}');
+  assert.equal(cjs.canonicalize(text.repeat(1).padEnd(5000, ' ')), '{"a":["é😀",1],"b":1}');
+  assert.equal(cjs.sha256Hex(text), cjs.sha256Hex('{"a":["é😀",1],"b":1}'));
+  assert.throws(() => cjs.canonicalize('[1,]'), cjs.EquijsonError);
+});
+
+test('package.json: exports, types, bin, files, version of the workspace', () => {
+  const dot = pkg.exports['.'];
+  assert.equal(dot.node.import.default, './dist/node/index.mjs');
+  assert.equal(dot.node.require.default, './dist/node/index.cjs');
+  assert.equal(dot.default.default, './dist/browser/index.mjs');
+  for (const f of [dot.node.import.types, dot.node.require.types, dot.default.types, dot.node.import.default, dot.node.require.default, dot.default.default, pkg.bin.equijson, './dist/equijson.wasm']) {
+    assert.ok(statSync(join(pkgDir, f)).isFile(), f);
+  }
+  const types = readFileSync(join(pkgDir, 'dist/index.d.mts'), 'utf8');
+  for (const name of ['canonicalize', 'canonicalizeBytes', 'canonicalizeValue', 'sha256Hex', 'EquijsonError']) {
+    assert.match(types, new RegExp(`export declare (function|class) ${name}\\b`));
+  }
+  const cargo = readFileSync(join(repo, 'Cargo.toml'), 'utf8');
+  const version = /\[workspace\.package\][^[]*?\nversion = "([^"]+)"/.exec(cargo)[1];
+  assert.equal(pkg.version, version, 'npm version = workspace version');
+  assert.ok(!JSON.stringify(pkg).includes('devDependencies'), 'no devDependencies in the published manifest');
+});
+
+test('the TypeScript declarations type-check for node16 (ESM and CommonJS) and bundler resolution', () => {
+  const scratch = join(pkgDir, '..', '..');
+  const dir = mkdtempSync(join(scratch, 'types-'));
+  const body = (imp) => `${imp}
+const a: string = canonicalize('{"b":1}', { rejectNegativeZero: true, maxDepth: 10 });
+const b: Uint8Array = canonicalizeBytes(new Uint8Array([49]));
+const c: string = canonicalizeValue({ x: [1, 'y'] });
+const d: string = sha256Hex(new Uint8Array([49]));
+try { canonicalize('['); } catch (e) {
+  if (e instanceof EquijsonError) {
+    const k: string = e.kind; const l: number | undefined = e.line; const p: string | undefined = e.pointer;
+    console.log(k, l, p, e.column, e.offset, e.index, e.reason, a, b, c, d);
+  }
+}
+// @ts-expect-error: the text must be a string
+canonicalize(42);
+// @ts-expect-error: unknown option
+canonicalize('1', { rejectNegativeZeros: true });
+`;
+  writeFileSync(join(dir, 'esm.mts'), body("import { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex, EquijsonError } from 'equijson';\nimport equijson from 'equijson';\nequijson.canonicalize('1');"));
+  writeFileSync(join(dir, 'cjs.cts'), body("import { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex, EquijsonError } from 'equijson';"));
+  writeFileSync(join(dir, 'bundler.ts'), body("import { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex, EquijsonError } from 'equijson';"));
+  const tsc = join(process.env.EQUIJSON_NPM_MODULES, '.bin', 'tsc');
+  const common = ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom'];
+  const node16 = run(tsc, [...common, '--module', 'node16', '--moduleResolution', 'node16', join(dir, 'esm.mts'), join(dir, 'cjs.cts')]);
+  assert.equal(node16.status, 0, node16.stdout.toString() + node16.stderr);
+  const bundler = run(tsc, [...common, '--module', 'esnext', '--moduleResolution', 'bundler', join(dir, 'bundler.ts')]);
+  assert.equal(bundler.status, 0, bundler.stdout.toString() + bundler.stderr);
+});
+
+test('the wasm is within its budget of 64 KiB gzip and is the one the browser entry embeds', () => {
+  const wasm = readFileSync(join(pkgDir, 'dist/equijson.wasm'));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(gz <= 64 * 1024, `${gz} bytes gzip`);
+  const embedded = readFileSync(join(pkgDir, 'dist/browser/wasm.mjs'), 'utf8');
+  const b64 = /base64 = '([A-Za-z0-9+/=]+)'/.exec(embedded)[1];
+  assert.ok(Buffer.from(b64, 'base64').equals(wasm));
+  // Only the canonicalizer: no decode, props or catalogue code made it in.
+  const text = wasm.toString('latin1');
+  for (const s of ['ledger-entry', 'drive-policy', 'round-trip', 'error-split']) {
+    assert.ok(!text.includes(s), `the wasm contains ${s}`);
+  }
+});
+
+test('agrees with the native CLI on generated documents (library and bin)', () => {
+  assert.ok(docFiles.length >= 100, `${docFiles.length} documents`);
+  // Native: one canonical document per line, in argument order.
+  const nat = execFileSync(native, ['canon', ...docFiles], { maxBuffer: 1 << 28 });
+  const natLines = nat.toString('utf8').split('\n');
+  assert.equal(natLines.length, docFiles.length + 1);
+  const npmOut = run(process.execPath, [bin, ...docFiles]);
+  assert.equal(npmOut.status, 0, npmOut.stderr);
+  assert.ok(npmOut.stdout.equals(nat), 'the bin writes the same bytes as the native CLI');
+  let nonAscii = 0;
+  docFiles.forEach((f, i) => {
+    const text = readFileSync(f, 'utf8');
+    assert.equal(cjs.canonicalize(text), natLines[i], f);
+    assert.deepEqual(Buffer.from(cjs.canonicalizeBytes(readFileSync(f))).toString('utf8'), natLines[i], f);
+    if (/[^\x00-\x7f]/.test(natLines[i])) nonAscii++;
+  });
+  assert.ok(nonAscii > docFiles.length / 4, 'the documents exercise non-ASCII text');
+  // One document: no trailing newline, like the native CLI.
+  const one = run(process.execPath, [bin, docFiles[0]]);
+  assert.ok(one.stdout.equals(execFileSync(native, ['canon', docFiles[0]])));
+});
+
+test('the bin: errors, exit codes and messages as the native CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'equijson-bin-'));
+  const files = [];
+  // A few rows of errors.tsv spread over the kinds, written as files.
+  const rows = readFileSync(join(repo, 'tests/data/errors.tsv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  rows.forEach((line, i) => {
+    const [input, opts] = line.split('\t');
+    if (opts !== 'default' || i % 4 !== 0 || /\\x|\\u\{/.test(input)) return;
+    const f = join(dir, `bad-${i}.json`);
+    writeFileSync(f, input);
+    files.push(f);
+  });
+  assert.ok(files.length >= 20);
+  const good = docFiles.slice(0, 3);
+  const args = [good[0], ...files, good[1]];
+  const nat = run(native, ['canon', ...args]);
+  const ours = run(process.execPath, [bin, ...args]);
+  assert.equal(nat.status, 1);
+  assert.equal(ours.status, 1);
+  assert.equal(ours.stderr, nat.stderr, 'the same FILE:LINE:COL: error: MESSAGE lines');
+  assert.ok(ours.stdout.equals(nat.stdout), 'failing files give empty lines');
+  // --check prints nothing; options are passed on.
+  const chk = run(process.execPath, [bin, '--check', ...good]);
+  assert.equal(chk.status, 0);
+  assert.equal(chk.stdout.length, 0);
+  assert.equal(run(process.execPath, [bin, '--reject-negative-zero'], '[-0]').status, 1);
+  assert.equal(run(process.execPath, [bin], '[-0]').stdout.toString(), '[0]');
+  assert.equal(run(process.execPath, [bin, '--max-depth', '1'], '[[1]]').status, 1);
+  assert.equal(run(process.execPath, [bin, '--max-depth=2'], '[[1]]').stdout.toString(), '[[1]]');
+  // stdin, `-`, usage and I/O errors.
+  const stdin = run(process.execPath, [bin, '-'], '{"b":1,"a":2}');
+  assert.equal(stdin.stdout.toString(), '{"a":2,"b":1}');
+  const bad = run(process.execPath, [bin], '{"a":1,\n"a":2}');
+  assert.equal(bad.stderr, '<stdin>:2:1: error: duplicate object key "a"\n');
+  assert.equal(run(process.execPath, [bin, join(dir, 'missing.json')]).status, 2);
+  assert.equal(run(process.execPath, [bin, '--frobnicate']).status, 2);
+  assert.equal(run(process.execPath, [bin, '-', '-']).status, 2);
+  assert.equal(run(process.execPath, [bin, '--max-depth', 'x']).status, 2);
+  const help = run(process.execPath, [bin, '--help']);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout.toString(), /Exit codes:/);
+  // Invalid UTF-8 in a file: the bytes path reports it like the native CLI.
+  const raw = join(dir, 'latin1.json');
+  writeFileSync(raw, Buffer.from([0x22, 0xe9, 0x22]));
+  const r1 = run(process.execPath, [bin, raw]);
+  const r2 = run(native, ['canon', raw]);
+  assert.equal(r1.status, 1);
+  assert.equal(r1.stderr, r2.stderr);
+});

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the npm package `equijson` (npm/) into target/npm/equijson-<version>.tgz:
+# crates/equijson-js through wasm-pack (custom cargo profile `npm-wasm`, +simd128), wasm-opt
+# from npm's binaryen, then npm/scripts/assemble.mjs and `npm pack`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=$root/target/npm
+
+# The package's own dev dependencies (binaryen's wasm-opt, the benchmark's competitors,
+# playwright-core), from npm/package-lock.json.
+if [ ! -f npm/node_modules/.package-lock.json ] || [ npm/package-lock.json -nt npm/node_modules/.package-lock.json ]; then
+  (cd npm && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# SIMD for this crate's build only (the flag applies to the whole `cargo build` wasm-pack
+# runs, whose artifacts live under the `npm-wasm` profile, apart from every other build).
+export RUSTFLAGS="-C target-feature=+simd128"
+for target in nodejs web; do
+  wasm-pack --log-level warn build crates/equijson-js --mode no-install --target "$target" \
+    --out-dir "$out/wasm-$target" --profile npm-wasm --no-pack --no-opt --no-typescript
+done
+if ! cmp -s "$out/wasm-nodejs/equijson_js_bg.wasm" "$out/wasm-web/equijson_js_bg.wasm"; then
+  echo "npm-pack: the nodejs and web targets produced different modules; the package ships one" >&2
+  exit 2
+fi
+
+# Speed first (-O3), then drop the names section; the features are what rustc emitted
+# (its default set plus simd128).
+npm/node_modules/.bin/wasm-opt "$out/wasm-web/equijson_js_bg.wasm" -O3 --strip-debug --strip-producers \
+  --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  -o "$out/equijson.wasm"
+
+node npm/scripts/assemble.mjs "$out/equijson.wasm" "$out/wasm-nodejs/equijson_js.js" \
+  "$out/wasm-web/equijson_js.js" "$out/package"
+version=$(node -p "require('./npm/package.json').version")
+rm -f "$out/equijson-$version.tgz"
+(cd "$out" && npm pack ./package --pack-destination "$out" --loglevel=error >/dev/null)
+raw=$(wc -c < "$out/equijson.wasm")
+gz=$(gzip -9c "$out/equijson.wasm" | wc -c)
+echo "npm-pack: $out/equijson-$version.tgz (wasm: $raw bytes, $gz gzip -9)"
+if [ "$gz" -gt 65536 ]; then
+  echo "npm-pack: the wasm is over its 64 KiB gzip budget" >&2
+  exit 1
+fi
