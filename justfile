@@ -94,7 +94,7 @@ docs:
 
 # `cargo package` (with its verifying build) for every publishable crate.
 package:
-    cargo package --locked --allow-dirty -p equijson -p equijson-cli
+    cargo package --locked --allow-dirty -p equijson -p equijson-pg -p equijson-cli
 
 # Peak RSS of canonicalization and --check, tape (before) against streaming (after).
 bench-memory *ARGS:

@@ -30,6 +30,7 @@ mod error;
 pub mod generate;
 #[cfg(feature = "jsonb")]
 pub mod jsonb;
+#[cfg(feature = "decode")]
 pub mod live;
 mod number;
 mod options;
