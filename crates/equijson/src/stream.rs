@@ -118,6 +118,10 @@ impl Stream {
         if self.members.capacity() * std::mem::size_of::<Member>() > keep {
             self.members = Vec::new();
         }
+        if self.sort_scratch.capacity() * std::mem::size_of::<(u128, u32)>() > keep {
+            self.sort_scratch = Vec::new();
+            self.order = Vec::new();
+        }
     }
 
     /// Before a value: the comma in an array.
