@@ -281,10 +281,15 @@ fn run(dir: &Path, bin: &Path, before: Option<&Path>, rounds: usize, quick: bool
         if i == 2 {
             cli = (n / wall, n / cpu);
         }
+        // Processes shorter than a clock tick (10 ms) report no CPU time.
+        let cpu_rate = if cpu > 0.0 {
+            format!("{:.0}", n / cpu)
+        } else {
+            "n/a".to_owned()
+        };
         println!(
-            "| {name} | {:.0} | {:.0} | {:.1} |",
+            "| {name} | {:.0} | {cpu_rate} | {:.1} |",
             n / wall,
-            n / cpu,
             text.len() as f64 / wall / 1e6
         );
     }

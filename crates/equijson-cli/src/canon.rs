@@ -19,7 +19,7 @@ Output:
 
   --lines: every input line is one document (JSON Lines / NDJSON); each gives one
   canonical document and a newline, read and written one line at a time. A line
-  ends at \n (a \r before it is dropped); a blank line is an invalid document.
+  ends at \\n (a \\r before it is dropped); a blank line is an invalid document.
   By default the first invalid line ends the run: the lines before it are written,
   its own output line is left empty, its error is FILE:LINE:COL (LINE of that file,
   COL within the line), exit 1. With --keep-going every line is read: invalid lines

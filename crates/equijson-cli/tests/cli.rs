@@ -128,9 +128,14 @@ fn help_explains_options_and_exit_codes() {
         "--reject-inexact",
         "--reject-noncharacters",
         "--max-depth",
+        "--lines",
+        "--keep-going",
     ] {
         assert!(text.contains(flag), "{flag} missing from help");
     }
+    // Escapes in the help text are shown, not sent to the terminal.
+    assert!(text.contains(r"ends at \n (a \r before"), "{text}");
+    assert!(!text.contains('\r'), "{text}");
 }
 
 #[test]

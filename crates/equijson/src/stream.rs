@@ -23,13 +23,20 @@ use crate::string::{order_members, write_escaped};
 /// One member of an open object.
 #[derive(Clone, Copy)]
 struct Member {
-    /// Unescaped name: `names[name..name + len]`.
-    name: usize,
-    len: usize,
     /// Where `"name":value` starts in the output (after the comma, if any).
     out: usize,
+    /// Unescaped name: `names[name..name + len]` (names come from the input, which is
+    /// below 4 GiB, so 32 bits hold their offsets).
+    name: u32,
+    len: u32,
     /// Input offset of the name (for duplicate errors).
-    offset: usize,
+    offset: u32,
+}
+
+impl Member {
+    fn name(&self) -> std::ops::Range<usize> {
+        self.name as usize..(self.name + self.len) as usize
+    }
 }
 
 /// An open container.
@@ -61,9 +68,8 @@ pub(crate) struct Stream {
     names: Vec<u8>,
     order: Vec<u32>,
     sort_scratch: Vec<(u128, u32)>,
-    /// Member bytes parked while an object is reordered, and where each member went.
+    /// Member bytes parked while an object is reordered.
     park: Vec<u8>,
-    parked: Vec<usize>,
     /// Bytes moved by reordering so far, and how many may be moved before giving up.
     moved: usize,
     budget: usize,
@@ -85,7 +91,6 @@ impl Stream {
             order: Vec::new(),
             sort_scratch: Vec::new(),
             park: Vec::new(),
-            parked: Vec::new(),
             moved: 0,
             budget: 0,
             over_budget: false,
@@ -117,6 +122,10 @@ impl Stream {
         }
         if self.members.capacity() * std::mem::size_of::<Member>() > keep {
             self.members = Vec::new();
+        }
+        if self.sort_scratch.capacity() * std::mem::size_of::<(u128, u32)>() > keep {
+            self.sort_scratch = Vec::new();
+            self.order = Vec::new();
         }
     }
 
@@ -176,17 +185,17 @@ impl Stream {
         let names = &self.names;
         let name = |i: u32| {
             let m = &members[i as usize];
-            &names[m.name..m.name + m.len]
+            &names[m.name()]
         };
         match order_members(&mut self.order, name, &mut self.sort_scratch) {
             Ok(true) => return Ok(()),
             Ok(false) => {}
             Err(dup) => {
                 let m = members[dup as usize];
-                let name = String::from_utf8_lossy(&self.names[m.name..m.name + m.len]);
+                let name = String::from_utf8_lossy(&self.names[m.name()]);
                 return Err(Fault::new(
                     ErrorKind::DuplicateKey(name.into_owned()),
-                    m.offset,
+                    m.offset as usize,
                 ));
             }
         }
@@ -230,17 +239,20 @@ impl Stream {
         let big = (0..count)
             .max_by_key(|&i| stop(i) - start(i))
             .unwrap_or_default();
+        // Park everything but the big member, in two copies: what precedes it and what
+        // follows it (commas included), so a member's place in the park follows from its
+        // place in the output.
+        let (big_start, big_stop) = (start(big), stop(big));
         self.park.clear();
-        let mut parked = std::mem::take(&mut self.parked);
-        parked.clear();
-        for i in 0..count {
-            if i == big {
-                parked.push(0);
+        self.park.extend_from_slice(&self.out[frame.out..big_start]);
+        self.park.extend_from_slice(&self.out[big_stop..end]);
+        let parked = |i: usize| {
+            if i < big {
+                start(i) - frame.out
             } else {
-                parked.push(self.park.len());
-                self.park.extend_from_slice(&self.out[start(i)..stop(i)]);
+                start(i) - frame.out - (big_stop - big_start)
             }
-        }
+        };
         // Where the big member lands: after the members sorted before it, with commas.
         let mut at = frame.out;
         for &i in &self.order {
@@ -250,13 +262,14 @@ impl Stream {
             }
             at += stop(i) - start(i) + 1;
         }
-        self.out.copy_within(start(big)..stop(big), at);
+        self.out.copy_within(big_start..big_stop, at);
         let mut pos = frame.out;
         for (n, &i) in self.order.iter().enumerate() {
             let i = i as usize;
             let len = stop(i) - start(i);
             if i != big {
-                self.out[pos..pos + len].copy_from_slice(&self.park[parked[i]..parked[i] + len]);
+                let from = parked(i);
+                self.out[pos..pos + len].copy_from_slice(&self.park[from..from + len]);
             }
             pos += len;
             if n + 1 < count {
@@ -265,7 +278,6 @@ impl Stream {
             }
         }
         debug_assert_eq!(pos, end);
-        self.parked = parked;
         Ok(())
     }
 }
@@ -325,10 +337,10 @@ impl Sink for Stream {
             self.out.push(b',');
         }
         self.members.push(Member {
-            name: self.names.len(),
-            len: s.bytes.len(),
+            name: self.names.len() as u32,
+            len: s.bytes.len() as u32,
             out: self.out.len(),
-            offset: s.offset,
+            offset: s.offset as u32,
         });
         self.names.extend_from_slice(s.bytes);
         self.write_str(s);
@@ -364,16 +376,14 @@ impl Sink for Stream {
             let mut order: Vec<u32> = (0..members.len() as u32).collect();
             let name = |i: u32| {
                 let m = &members[i as usize];
-                &names[m.name..m.name + m.len]
+                &names[m.name()]
             };
             if let Err(dup) = order_members(&mut order, name, &mut self.sort_scratch) {
                 let m = members[dup as usize];
-                if m.offset < offset && best.as_ref().is_none_or(|b| m.offset < b.offset) {
-                    let name = String::from_utf8_lossy(&names[m.name..m.name + m.len]);
-                    best = Some(Fault::new(
-                        ErrorKind::DuplicateKey(name.into_owned()),
-                        m.offset,
-                    ));
+                let at = m.offset as usize;
+                if at < offset && best.as_ref().is_none_or(|b| at < b.offset) {
+                    let name = String::from_utf8_lossy(&names[m.name()]);
+                    best = Some(Fault::new(ErrorKind::DuplicateKey(name.into_owned()), at));
                 }
             }
         }

@@ -109,3 +109,36 @@ fn the_largest_member_moves_in_place() {
         format!(r#"{{"a":"s","b":{{"x":2,"y":1}},"m":{big},"z":1}}"#).as_bytes()
     );
 }
+
+#[test]
+fn large_objects_reorder_like_the_tape() {
+    // Objects past the small-object path (64 KiB of output): many members in shuffled
+    // order, one much larger than the rest, values that are unordered objects themselves.
+    let mut c = Canonicalizer::new(Options::default());
+    let mut g = Gen::for_case(11, 0, 4);
+    for (case, big_at) in [0usize, 1500, 2999].into_iter().enumerate() {
+        let mut members: Vec<String> = (0..3000)
+            .map(|i| {
+                let name: String = (0..=g.rng().index(6)).map(|_| g.char()).collect();
+                let name = format!("{name}{i}");
+                let value = if i == big_at {
+                    format!("[{}0]", "12345,".repeat(20_000))
+                } else {
+                    format!(r#"{{"z":{i},"a":"{}"}}"#, "é".repeat(g.rng().index(8)))
+                };
+                format!("{}:{value}", serde_json::to_string(&name).unwrap())
+            })
+            .collect();
+        // Shuffle deterministically.
+        for i in (1..members.len()).rev() {
+            let j = g.rng().index(i + 1);
+            members.swap(i, j);
+        }
+        let text = format!("{{{}}}", members.join(","));
+        assert!(text.len() > 100_000, "case {case}");
+        agree(&mut c, text.as_bytes());
+        // And with a duplicate name far from its first occurrence.
+        let dup = format!("{{{},{}}}", members.join(","), members[7]);
+        agree(&mut c, dup.as_bytes());
+    }
+}
