@@ -97,6 +97,10 @@ fn a_model_miss_is_reported_not_hidden() {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one seeded table, several scans of it"
+)]
 fn scan_reads_every_row_and_shards_cover_each_row_once() {
     let (cluster, mut client) = start();
     let rows = seed_contacts(&mut client, "contacts", 1500, 5, 4, true).expect("seed");
