@@ -302,3 +302,63 @@ impl Drop for KillOnDrop {
             .status();
     }
 }
+
+#[test]
+fn roundtrip_prints_the_props_digest_and_fails_on_real_divergences() {
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let url = cluster.connection_string();
+    let digest = |o: &Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .find(|l| l.starts_with("digest: "))
+            .map(str::to_owned)
+    };
+    let rt = run(
+        &[
+            "pg",
+            "roundtrip",
+            "--seed",
+            "3",
+            "--cases",
+            "60",
+            "--dto",
+            "contact",
+        ],
+        &url,
+    );
+    assert_eq!(rt.status.code(), Some(0), "{}", text(&rt));
+    let props = run(
+        &["props", "--seed", "3", "--cases", "60", "--dto", "contact"],
+        &url,
+    );
+    assert!(digest(&rt).is_some());
+    assert_eq!(digest(&rt), digest(&props));
+    // ledger-entry diverges for real (i128, f32, borrowed &str): exit 1, examples shown.
+    let rt = run(
+        &[
+            "pg",
+            "roundtrip",
+            "--seed",
+            "3",
+            "--cases",
+            "30",
+            "--dto",
+            "ledger-entry",
+        ],
+        &url,
+    );
+    assert_eq!(rt.status.code(), Some(1), "{}", text(&rt));
+    assert!(
+        String::from_utf8_lossy(&rt.stdout).contains("error-split"),
+        "{}",
+        text(&rt)
+    );
+    // --limit cannot be split across --jobs.
+    let o = run(
+        &[
+            "pg", "scan", "--table", "t", "--column", "c", "--jobs", "2", "--limit", "5",
+        ],
+        &url,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
