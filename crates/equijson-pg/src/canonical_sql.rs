@@ -12,6 +12,7 @@ pub const SQL: &str = include_str!("../sql/equijson_canonical.sql");
 
 /// Every function the SQL file creates, with its argument types (for `DROP FUNCTION`).
 pub const FUNCTIONS: &[&str] = &[
+    "equijson_canonical_checked(text)",
     "equijson_canonical(jsonb)",
     "equijson_scalar(jsonb)",
     "equijson_number(text)",

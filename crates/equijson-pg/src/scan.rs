@@ -281,7 +281,9 @@ pub fn scan_parallel(
     }
     if opts.limit.is_some() {
         // A limit per sub-shard would not be the limit asked for.
-        return Err(PgError::Usage("--limit cannot be combined with --jobs above 1".into()));
+        return Err(PgError::Usage(
+            "--limit cannot be combined with --jobs above 1".into(),
+        ));
     }
     let (k0, n0) = opts.shard.unwrap_or((1, 1));
     let n = n0
