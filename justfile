@@ -86,3 +86,12 @@ demo-offline:
 # cluster; `just bench-pg 1000000 4000000 --samples 3`).
 bench-pg *ARGS:
     cargo run --release --locked -p equijson-pg --example scan_bench -- {{ARGS}}
+
+# equijson_canonical(jsonb) in PostgreSQL against the Rust core on an ephemeral cluster
+# (RFC 8785 vectors, 100k-double KAT, 21k generated documents, edge cases; part of `just test`).
+sql-canonical-test:
+    cargo test --locked -p equijson-pg --test sql_canonical
+
+# Contact rows/s through equijson_canonical vs doc::text (`just bench-sql-canonical --rows 1000000 --samples 3`).
+bench-sql-canonical *ARGS:
+    cargo run --release --locked -p equijson-pg --example sql_canonical_bench -- {{ARGS}}

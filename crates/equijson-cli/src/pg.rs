@@ -43,7 +43,7 @@ enum PgCommand {
     Roundtrip(RoundtripArgs),
     /// Stream a json, jsonb or text column of a table and check every row.
     Scan(ScanArgs),
-    /// Install equijson_canonical(jsonb), RFC 8785 in plain SQL, into a schema.
+    /// Install the SQL canonicalizer `equijson_canonical(jsonb)` (RFC 8785, plain SQL) into a schema.
     InstallSql(crate::pg_sql::InstallArgs),
     /// Remove the functions install-sql created.
     UninstallSql(crate::pg_sql::UninstallArgs),

@@ -5,8 +5,15 @@
 //! seeds a `contacts` table with generated contact rows (the `contact` DTO's generator),
 //! installs the function, then alternates the two queries K times and prints medians.
 
-#![allow(clippy::print_stdout, clippy::print_stderr, reason = "a benchmark prints its table")]
-#![allow(clippy::cast_precision_loss, reason = "rates are shown, not computed on")]
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark prints its table"
+)]
+#![allow(
+    clippy::cast_precision_loss,
+    reason = "rates are shown, not computed on"
+)]
 
 use std::time::Instant;
 
@@ -81,6 +88,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| query | rows/s | vs doc::text |");
     println!("|---|---:|---:|");
     println!("| `doc::text` | {base:.0} | 1.00x |");
-    println!("| `equijson_canonical(doc)` | {canon:.0} | {:.3}x |", canon / base);
+    println!(
+        "| `equijson_canonical(doc)` | {canon:.0} | {:.3}x |",
+        canon / base
+    );
     Ok(())
 }

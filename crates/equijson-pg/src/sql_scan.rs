@@ -122,7 +122,8 @@ pub fn compare(
         let raw: String = row.try_get(1).map_err(|e| classify(&e, None))?;
         let out: String = row.try_get(2).map_err(|e| classify(&e, None))?;
         if out.starts_with('!')
-            && equijson::jsonb::normalize(raw.as_bytes(), &Default::default()).is_err()
+            && equijson::jsonb::normalize(raw.as_bytes(), &equijson::jsonb::JsonbOptions::default())
+                .is_err()
         {
             pass.rejected += 1;
         }

@@ -100,7 +100,7 @@ fn compare(label: &str, docs: &[String], outcomes: &[Outcome]) -> (usize, usize)
                 let agree = match (&core, canonical) {
                     (Ok(a), Ok(b)) => a == b,
                     // The core rejects a number beyond the doubles; SQL must raise 22003.
-                    (Err(_), Err(code)) => code == "22003",
+                    (Err(_), Err(state)) => state == "22003",
                     _ => false,
                 };
                 if !agree {
@@ -217,7 +217,7 @@ fn overflow_error_is_clear() {
     assert_eq!(row.get::<_, Option<String>>(0), None);
 }
 
-/// The KAT stream (see tests/data/jcs/VECTORS.md and crates/equijson/tests/number_kat.rs).
+/// The KAT stream (see `tests/data/jcs/VECTORS.md` and `crates/equijson/tests/number_kat.rs`).
 fn kat_patterns() -> impl Iterator<Item = u64> {
     let statics = std::fs::read_to_string(repo().join("tests/data/jcs/numgen-static-u64.txt"))
         .expect("numgen-static-u64.txt");
