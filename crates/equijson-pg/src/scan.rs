@@ -149,10 +149,17 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     let key_sel = key_expr
         .as_deref()
         .map_or_else(|| "NULL::text".to_owned(), |k| format!("{k}::text"));
-    let text_sel = if kind == ColumnKind::Jsonb {
-        format!("{col}::text")
-    } else {
-        "NULL::text".to_owned()
+    let text_sel = match kind {
+        ColumnKind::Jsonb => format!("{col}::text"),
+        // The server's jsonb of a json value, to hold the model against. A failing cast
+        // would abort the COPY, so rows that might fail are left out (NULL), conservatively:
+        // any \u0000 or surrogate escape, 5-digit exponents, 10,000 or more brackets.
+        ColumnKind::Json => format!(
+            "CASE WHEN {col}::text !~* '\\\\u(0000|d[89a-f])' AND {col}::text !~ '[0-9][eE][+-]?[0-9]{{5}}' \
+             AND length({col}::text) - length(translate({col}::text, '[{{', '')) < 10000 \
+             THEN {col}::jsonb::text END"
+        ),
+        ColumnKind::Text => "NULL::text".to_owned(),
     };
     Ok(Plan {
         kind,
@@ -400,6 +407,11 @@ fn stream(
         let findings = match &fields[1] {
             Some(value) => {
                 let text = fields[2].as_deref();
+                if plan.kind == ColumnKind::Jsonb
+                    || (plan.kind == ColumnKind::Json && text.is_some())
+                {
+                    report.model_checked += 1;
+                }
                 let describe = if opts.show_values {
                     live::Describe::Values
                 } else {

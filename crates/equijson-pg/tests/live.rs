@@ -97,6 +97,10 @@ fn a_model_miss_is_reported_not_hidden() {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one seeded table, several scans of it"
+)]
 fn scan_reads_every_row_and_shards_cover_each_row_once() {
     let (cluster, mut client) = start();
     let rows = seed_contacts(&mut client, "contacts", 1500, 5, 4, true).expect("seed");
@@ -128,6 +132,44 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
     assert_eq!(report.rows_total, remaining as u64);
     assert_eq!(report.rows_read, remaining as u64);
     assert_eq!(report.divergences, 0, "{}", report.render());
+    let non_null: i64 = client
+        .query_one("SELECT count(doc) FROM contacts", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(report.model_checked, non_null as u64);
+    // json: the model is held against the server's own cast where the cast is safe.
+    let raw = ScanOptions {
+        column: "raw".into(),
+        ..full.clone()
+    };
+    let report = scan_with(
+        &config,
+        &raw,
+        "contact",
+        &|b| (spec.check)(b),
+        &mut |_, _| {},
+    )
+    .expect("scan raw");
+    assert!(
+        report.complete && report.divergences == 0,
+        "{}",
+        report.render()
+    );
+    assert!(
+        report.model_checked > report.rows_read / 2,
+        "{}",
+        report.render()
+    );
+    assert!(
+        report.model_checked < report.rows_read,
+        "surrogate escapes are left out: {}",
+        report.render()
+    );
+    assert!(
+        !report.classes.keys().any(|c| c.starts_with("model")),
+        "{}",
+        report.render()
+    );
 
     // Every value seen by every shard, by key hash and by heap block.
     for key in [Some("id"), None] {
@@ -247,5 +289,30 @@ fn statement_timeout_mid_scan_is_incomplete() {
     assert!(
         error.contains("57014") && error.contains("of 400 rows"),
         "{error}"
+    );
+}
+
+#[test]
+fn json_rows_are_held_against_the_servers_jsonb_text() {
+    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let kind = equijson::live::ColumnKind::Json;
+    let ok = equijson::live::check_row(
+        kind,
+        br#"{"b":1,"a":2,"a":3}"#,
+        Some(br#"{"a": 3, "b": 1}"#),
+        &value,
+        equijson::live::Describe::Redacted,
+    );
+    assert!(!ok.iter().any(|f| f.class.starts_with("model")), "{ok:?}");
+    let miss = equijson::live::check_row(
+        kind,
+        br#"{"a":1.0}"#,
+        Some(br#"{"a": 1}"#),
+        &value,
+        equijson::live::Describe::Redacted,
+    );
+    assert!(
+        miss.iter().any(|f| f.class == "model-text" && !f.declared),
+        "{miss:?}"
     );
 }

@@ -180,7 +180,8 @@ fn same_canonical(a: &[u8], b: &[u8]) -> bool {
 /// Checks one scanned value.
 ///
 /// `binary` is the value as the server sent it in binary format (jsonb: `0x01` + text;
-/// json and text: the text), `text` its text-format output when fetched. `check` runs the
+/// json and text: the text), `text` its text-format output when fetched (for `json`
+/// columns: the server's `::jsonb::text` of the value, where it was safe to cast). `check` runs the
 /// decode paths of the DTO. Checked: the binary form is readable; for jsonb, the model,
 /// fed the server's own jsonb text, predicts exactly that text; canonical(text form) equals
 /// canonical(binary form); the decode paths agree on the value.
@@ -241,7 +242,34 @@ pub fn check_row_with(
             )),
         }
     }
-    if let Some(t) = text {
+    if kind == ColumnKind::Json {
+        // For json, `text` is the server's own `value::jsonb::text` (fetched only where the
+        // cast cannot fail): the model must predict it exactly.
+        if let Some(server) = text {
+            match jsonb::normalize(value, &JsonbOptions::default()) {
+                Ok(model) if model.as_bytes() == server => {}
+                Ok(model) => out.push(finding(
+                    "model-text",
+                    format!(
+                        "json {}: server's jsonb text {}, the model's {}",
+                        shown(value, show_values),
+                        shown(server, show_values),
+                        shown(model.as_bytes(), show_values)
+                    ),
+                )),
+                Err(e) => out.push(finding(
+                    "model-rejects",
+                    format!(
+                        "json {}: the server casts it to jsonb {}, the model rejects it ({} {})",
+                        shown(value, show_values),
+                        shown(server, show_values),
+                        e.code(),
+                        e.message()
+                    ),
+                )),
+            }
+        }
+    } else if let Some(t) = text {
         // Identical bytes need no canonicalization (the usual case for jsonb).
         if t != value && !same_canonical(t, value) {
             out.push(finding(
@@ -398,6 +426,10 @@ pub struct ScanReport {
     pub complete: bool,
     /// Rows with at least one finding the DTO does not declare and the model does not explain.
     pub divergences: u64,
+    /// Rows whose value the jsonb model was held against the server's own jsonb text
+    /// (every non-NULL jsonb row; json rows the server could safely cast).
+    #[serde(default)]
+    pub model_checked: u64,
     /// Rows whose findings are all declared, explained, or consistent rejections.
     pub declared: u64,
     /// Findings per class (declared ones included).
@@ -428,6 +460,7 @@ impl ScanReport {
             rows_read: 0,
             complete: false,
             divergences: 0,
+            model_checked: 0,
             declared: 0,
             classes: BTreeMap::new(),
             examples: Vec::new(),
@@ -533,6 +566,7 @@ impl ScanReport {
             out.rows_total += r.rows_total;
             out.rows_read += r.rows_read;
             out.divergences += r.divergences;
+            out.model_checked += r.model_checked;
             out.declared += r.declared;
             out.elapsed_secs = out.elapsed_secs.max(r.elapsed_secs);
             out.peak_rss_bytes = out.peak_rss_bytes.max(r.peak_rss_bytes);
@@ -599,6 +633,11 @@ impl ScanReport {
         let _ = writeln!(s, "rows_read: {}", self.rows_read);
         let _ = writeln!(s, "complete: {}", self.complete);
         let _ = writeln!(s, "divergences: {}", self.divergences);
+        let _ = writeln!(
+            s,
+            "model_checked: {} (rows whose jsonb the model predicted exactly as the server wrote it, or a finding says otherwise)",
+            self.model_checked
+        );
         let _ = writeln!(
             s,
             "declared: {} (rows whose findings the DTO declares, the jsonb model explains, or that every path rejects alike)",
