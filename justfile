@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat wasm-build wasm-test props-cross core-minimal docs package web-verify npm-test
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test props-cross pglite-sql-canonical npm-test web-verify
 
 # Check formatting.
 fmt-check:
@@ -174,3 +174,17 @@ npm-test: npm-pack
 # table; `just npm-bench --samples 31 FILE...`).
 npm-bench *ARGS: npm-pack
     node npm/bench/bench.mjs {{ARGS}}
+
+# equijson_canonical(jsonb) in PostgreSQL against the Rust core on an ephemeral cluster
+# (RFC 8785 vectors, 100k-double KAT, 21k generated documents, edge cases; part of `just test`).
+sql-canonical-test:
+    cargo test --locked -p equijson-pg --test sql_canonical
+
+# Contact rows/s through equijson_canonical vs doc::text (`just bench-sql-canonical --rows 1000000 --samples 3`).
+bench-sql-canonical *ARGS:
+    cargo run --release --locked -p equijson-pg --example sql_canonical_bench -- {{ARGS}}
+
+# equijson_canonical(jsonb) on PostgreSQL 18 in WebAssembly (PGlite) in Node: edge-case table,
+# RFC 8785 vectors, 20,000 KAT doubles against the JS engine's Number.prototype.toString.
+pglite-sql-canonical:
+    cd tests/pglite && npm ci --no-audit --no-fund --loglevel=error && node check.mjs

@@ -43,7 +43,7 @@ enum PgCommand {
     Roundtrip(RoundtripArgs),
     /// Stream a json, jsonb or text column of a table and check every row.
     Scan(ScanArgs),
-    /// Install equijson_canonical(jsonb), RFC 8785 in plain SQL, into a schema.
+    /// Install the SQL canonicalizer `equijson_canonical(jsonb)` (RFC 8785, plain SQL) into a schema.
     InstallSql(crate::pg_sql::InstallArgs),
     /// Remove the functions install-sql created.
     UninstallSql(crate::pg_sql::UninstallArgs),
@@ -140,6 +140,10 @@ struct ScanArgs {
     show_values: bool,
     #[command(flatten)]
     conn: ConnArgs,
+    /// Also compare `SCHEMA.equijson_canonical(jsonb)` (see `pg install-sql`) with the Rust
+    /// core on every row, as the report class `sql-canonical`.
+    #[arg(long, value_name = "SCHEMA", num_args = 0..=1, default_missing_value = "public")]
+    sql_canonical: Option<String>,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -250,6 +254,15 @@ fn run_scan(a: &ScanArgs) -> Status {
         &|r, t| bar.show(r, t),
     );
     bar.finish();
+    let result = result.and_then(|mut report| {
+        if let Some(schema) = &a.sql_canonical {
+            if a.format == Format::Human {
+                eprintln!("equijson: comparing {schema}.equijson_canonical with the Rust core on every row");
+            }
+            equijson_pg::sql_scan::compare(target.config(), &opts, schema, &mut report)?;
+        }
+        Ok(report)
+    });
     match result {
         Ok(report) => emit_scan(&report, a.format),
         Err(e) => fail(&e),

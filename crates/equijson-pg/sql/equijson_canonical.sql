@@ -256,3 +256,16 @@ begin
 end
 $fn$;
 
+
+-- For row-by-row checks (`equijson pg scan --sql-canonical`): the canonical text of a JSON
+-- text, or '!' followed by the SQLSTATE when jsonb rejects it or the function raises (no
+-- JSON text starts with '!'). One subtransaction per call: for checking, not for queries.
+create or replace function public.equijson_canonical_checked(doc text) returns text
+language plpgsql immutable parallel safe
+as $fn$
+begin
+  return public.equijson_canonical(doc::jsonb);
+exception when others then
+  return '!' || sqlstate;
+end
+$fn$;

@@ -3,6 +3,8 @@
 //! The SQL lives in `crates/equijson-pg/sql/equijson_canonical.sql` (schema `public`);
 //! [`install`] runs it in one transaction with `public.` replaced by the chosen schema.
 
+use std::fmt::Write as _;
+
 use postgres::Client;
 
 use crate::connect::{PgError, classify};
@@ -12,6 +14,7 @@ pub const SQL: &str = include_str!("../sql/equijson_canonical.sql");
 
 /// Every function the SQL file creates, with its argument types (for `DROP FUNCTION`).
 pub const FUNCTIONS: &[&str] = &[
+    "equijson_canonical_checked(text)",
     "equijson_canonical(jsonb)",
     "equijson_scalar(jsonb)",
     "equijson_number(text)",
@@ -63,10 +66,14 @@ pub fn install(client: &mut Client, schema: &str) -> Result<(), PgError> {
 /// [`PgError`] when the server refuses (permissions, other objects depending on them).
 pub fn uninstall(client: &mut Client, schema: &str) -> Result<(), PgError> {
     let mut tx = client.transaction().map_err(|e| classify(&e, None))?;
-    let drops: String = FUNCTIONS
-        .iter()
-        .map(|f| format!("DROP FUNCTION IF EXISTS {}.{f};\n", quote_ident(schema)))
-        .collect();
+    let mut drops = String::new();
+    for f in FUNCTIONS {
+        let _ = writeln!(
+            drops,
+            "DROP FUNCTION IF EXISTS {}.{f};",
+            quote_ident(schema)
+        );
+    }
     tx.batch_execute(&drops).map_err(|e| classify(&e, None))?;
     tx.commit().map_err(|e| classify(&e, None))
 }

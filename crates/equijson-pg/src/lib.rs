@@ -33,6 +33,7 @@ pub mod demo;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
+pub mod sql_scan;
 pub mod wire;
 
 pub use cluster::{ClusterError, EphemeralCluster};

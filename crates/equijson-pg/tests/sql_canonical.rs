@@ -100,7 +100,7 @@ fn compare(label: &str, docs: &[String], outcomes: &[Outcome]) -> (usize, usize)
                 let agree = match (&core, canonical) {
                     (Ok(a), Ok(b)) => a == b,
                     // The core rejects a number beyond the doubles; SQL must raise 22003.
-                    (Err(_), Err(code)) => code == "22003",
+                    (Err(_), Err(state)) => state == "22003",
                     _ => false,
                 };
                 if !agree {
@@ -217,7 +217,7 @@ fn overflow_error_is_clear() {
     assert_eq!(row.get::<_, Option<String>>(0), None);
 }
 
-/// The KAT stream (see tests/data/jcs/VECTORS.md and crates/equijson/tests/number_kat.rs).
+/// The KAT stream (see `tests/data/jcs/VECTORS.md` and `crates/equijson/tests/number_kat.rs`).
 fn kat_patterns() -> impl Iterator<Item = u64> {
     let statics = std::fs::read_to_string(repo().join("tests/data/jcs/numgen-static-u64.txt"))
         .expect("numgen-static-u64.txt");
@@ -371,4 +371,42 @@ fn install_is_idempotent_and_schema_aware() {
     assert!(!canonical_sql::installed(&mut client, "My \"Schema\"").expect("catalog"));
     assert!(canonical_sql::installed(&mut client, "public").expect("catalog"));
     canonical_sql::uninstall(&mut client, "My \"Schema\"").expect("uninstall twice");
+}
+
+#[test]
+fn scan_pass_finds_a_sabotaged_function() {
+    use equijson_pg::scan::ScanOptions;
+    use equijson_pg::sql_scan;
+    let (cluster, mut client) = start();
+    client
+        .batch_execute(
+            "CREATE TABLE docs (id int, j json); INSERT INTO docs VALUES \
+             (1, '{\"b\":1,\"a\":[1.0,1e21]}'), (2, '[1e400]'), (3, '[\"\\u0000\"]'), \
+             (4, '{\"a\":1,\"a\":{\"\\ud83d\\ude02\":1,\"\\ue000\":2}}'), (5, NULL), (6, '\"x\"')",
+        )
+        .expect("table");
+    let opts = ScanOptions {
+        table: "docs".into(),
+        column: "j".into(),
+        key: Some("id".into()),
+        ..Default::default()
+    };
+    let config = cluster.config();
+    let mut report = equijson::live::ScanReport::new("docs", "j", "value");
+    let pass = sql_scan::compare(&config, &opts, "public", &mut report).expect("pass");
+    assert_eq!((pass.rows, pass.rejected, pass.differing), (5, 1, 0));
+    assert_eq!(report.divergences, 0);
+    // A function that sorts by the database's code-point order instead of UTF-16 order.
+    client
+        .batch_execute(
+            "CREATE OR REPLACE FUNCTION public.equijson_utf16_key(name text) RETURNS text \
+             LANGUAGE sql IMMUTABLE AS $$ SELECT name $$",
+        )
+        .expect("sabotage");
+    let mut report = equijson::live::ScanReport::new("docs", "j", "value");
+    let pass = sql_scan::compare(&config, &opts, "public", &mut report).expect("pass");
+    assert_eq!(pass.differing, 1);
+    assert_eq!(report.classes.get(sql_scan::CLASS), Some(&1));
+    assert_eq!(report.examples[0].key, "4");
+    assert!(sql_scan::compare(&config, &opts, "elsewhere", &mut report).is_err());
 }
