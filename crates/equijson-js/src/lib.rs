@@ -4,7 +4,7 @@
 //! buffer inside wasm memory ([`input_buffer`]), encodes its string straight into it with
 //! `TextEncoder.encodeInto`, calls [`canonicalize`] with the length, and decodes the
 //! output in place (`TextDecoder` over a view of wasm memory, [`output_ptr`] and
-//! [`output_len`]). The buffers live in one thread-local [`State`] and are reused, so a
+//! [`output_len`]). The buffers live in one thread-local `State` and are reused, so a
 //! document costs no allocation across the boundary and no copy other than the
 //! encoding and decoding the strings need anyway. Errors are read back by getters.
 //!
