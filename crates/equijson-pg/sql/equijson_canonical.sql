@@ -260,10 +260,8 @@ $fn$;
 
 
 -- The entry point. Fast path, on the text: in doc::text replace \\ by U+0001 and then \" by
--- U+0002 (jsonb text never holds raw controls), mark every '": ' with U+0003 before it
--- (then a string piece ending in U+0003 is a member name: the mark can otherwise only land
--- outside strings, before a string that starts with ': '), split on '"' (pieces then
--- alternate outside / inside strings), right-pad every member name with
+-- U+0002 (jsonb text never holds raw controls), split on '"' (pieces then alternate
+-- outside / inside strings), right-pad every member name with
 -- spaces to the document's longest name so that jsonb's own order (byte length, then bytes)
 -- is RFC 8785's, re-sort with one ::jsonb round trip, serialize compactly with
 -- json_strip_nulls (member nulls protected by the sentinel {"\u0001":0}, numbers that
@@ -299,10 +297,8 @@ as $fn$
                                 or (octet_length(v.p) <> length(v.p) and v.p ~ '[\uD7FF\U00010000-\U0010FFFF]')) as bad,
                      max(case when v.key then octet_length(v.p) end) over () as l
                 from (
-                  select case when right(u.p, 1) = chr(3) then left(u.p, -1) else u.p end as p, u.n,
-                         u.n % 2 = 0 and right(u.p, 1) = chr(3) as key
-                    from unnest(string_to_array(replace(replace(replace(doc::text, '\\', chr(1)), '\"', chr(2)),
-                                                        '": ', chr(3) || '": '), '"')) with ordinality u(p, n)
+                  select u.p, u.n, u.n % 2 = 0 and left(lead(u.p) over (order by u.n), 1) = ':' as key
+                    from unnest(string_to_array(replace(replace(doc::text, '\\', chr(1)), '\"', chr(2)), '"')) with ordinality u(p, n)
                 ) v
             ) k
         )
