@@ -80,11 +80,13 @@ fn install_scan_uninstall() {
     );
 
     // A function that sorts members by jsonb's order is caught on every row that has
-    // members in a different order.
+    // members in a different order (every row through the level-by-level function).
     client
         .batch_execute(
             "CREATE OR REPLACE FUNCTION util.equijson_utf16_key(name text) RETURNS text \
-             LANGUAGE sql IMMUTABLE AS $$ SELECT lpad(length(name)::text, 5, '0') || name $$",
+             LANGUAGE sql IMMUTABLE AS $$ SELECT lpad(length(name)::text, 5, '0') || name $$; \
+             CREATE OR REPLACE FUNCTION util.equijson_canonical(doc jsonb) RETURNS text \
+             LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT util.equijson_canonical_levels(doc) $$",
         )
         .expect("sabotage");
     let o = run(&scan, Some(&url));

@@ -12,6 +12,8 @@
 -- at the end of this file's README section.
 --
 -- How it works
+-- * equijson_canonical (at the end of this file) first tries a text-level fast path (see
+--   the comment there); documents it cannot handle go to equijson_canonical_levels:
 -- * Structure: one pass per nesting level, no recursion. Level d's containers are expanded
 --   by one query (jsonb_each / jsonb_array_elements), members sorted; then the levels are
 --   assembled from the deepest up, one query per level. Nesting depth is limited only by
@@ -159,7 +161,7 @@ as $fn$
   select case when jsonb_typeof(v) = 'number' then public.equijson_number(v::text) else v::text end
 $fn$;
 
-create or replace function public.equijson_canonical(doc jsonb) returns text
+create or replace function public.equijson_canonical_levels(doc jsonb) returns text
 language plpgsql immutable strict parallel safe
 -- Custom plans would be re-planned on every call (their estimates beat the generic plan's).
 set plan_cache_mode = force_generic_plan
@@ -256,6 +258,52 @@ begin
 end
 $fn$;
 
+
+-- The entry point. Fast path, on the text: in doc::text replace \\ by U+0001 and then \" by
+-- U+0002 (jsonb text never holds raw controls), split on '"' (pieces then alternate
+-- outside / inside strings), right-pad every member name with
+-- spaces to the document's longest name so that jsonb's own order (byte length, then bytes)
+-- is RFC 8785's, re-sort with one ::jsonb round trip, serialize compactly with
+-- json_strip_nulls (member nulls protected by the sentinel {"\u0001":0}, numbers that
+-- change protected as {"\u0002":"ecmascript text"}), then strip the padding and the
+-- sentinels. Sound because no name can then contain '"', '\', a control character, a
+-- trailing space or a character from U+D7FF up; a document where that is not so (or with
+-- more than 1,000 brackets) goes to equijson_canonical_levels.
+create or replace function public.equijson_canonical(doc jsonb) returns text
+language sql immutable strict parallel safe
+as $fn$
+  select case
+    when jsonb_typeof(doc) not in ('object', 'array') then public.equijson_scalar(doc)
+    when (pg_column_size(doc) > 1000
+             and octet_length(doc::text) - octet_length(replace(replace(doc::text, '[', ''), '{', '')) > 1000)
+      then public.equijson_canonical_levels(doc)
+    else (
+          select case when bool_or(k.bad) then public.equijson_canonical_levels(doc)
+            else regexp_replace(replace(regexp_replace(json_strip_nulls(replace(replace(string_agg(case
+                when k.key then k.p || repeat(' ', k.l - octet_length(k.p))
+                when k.n % 2 = 0 then k.p
+                when strpos(k.p, '.') > 0 or (octet_length(k.p) > 15 and k.p ~ '[0-9]{16}') then
+                  replace((select string_agg(case when strpos('-0123456789', left(r.m[1], 1)) > 0
+                                    then '{"\u0002":"' || public.equijson_number(r.m[1]) || '"}'
+                                    else r.m[1] end, '' order by r.o)
+                             from regexp_matches(k.p, '-?[0-9][0-9.]*|[^-0-9]+', 'g') with ordinality r(m, o)),
+                          ': null', ': {"\u0001":0}')
+                else replace(k.p, ': null', ': {"\u0001":0}')
+              end, '"' order by k.n), chr(2), '\"'), chr(1), '\\')::jsonb::text::json)::text, ' +":', '":', 'g'), '{"\u0001":0}', 'null'), '\{"\\u0002":"([^"]*)"\}', '\1', 'g')
+            end
+            from (
+              select v.p, v.n, v.key,
+                     v.key and (right(v.p, 1) = ' ' or strpos(v.p, '\') > 0 or strpos(v.p, chr(1)) > 0 or strpos(v.p, chr(2)) > 0
+                                or (octet_length(v.p) <> length(v.p) and v.p ~ '[\uD7FF\U00010000-\U0010FFFF]')) as bad,
+                     max(case when v.key then octet_length(v.p) end) over () as l
+                from (
+                  select u.p, u.n, u.n % 2 = 0 and left(lead(u.p) over (order by u.n), 1) = ':' as key
+                    from unnest(string_to_array(replace(replace(doc::text, '\\', chr(1)), '\"', chr(2)), '"')) with ordinality u(p, n)
+                ) v
+            ) k
+        )
+  end
+$fn$;
 
 -- For row-by-row checks (`equijson pg scan --sql-canonical`): the canonical text of a JSON
 -- text, or '!' followed by the SQLSTATE when jsonb rejects it or the function raises (no
