@@ -76,17 +76,14 @@ demo:
     cargo build -q --release --locked -p equijson-cli
     bash scripts/demo.sh target/release/equijson
 
-# The npm package `equijson` (npm/): wasm-pack build of crates/equijson-js, wasm-opt, then
-# target/npm/equijson-<version>.tgz.
+# npm package `equijson` (npm/, crates/equijson-js): wasm-pack, wasm-opt -> target/npm/equijson-<version>.tgz.
 npm-pack:
     bash scripts/npm-pack.sh
 
-# Installs that tarball into a scratch project and runs its node:test suites: require and
-# import, RFC 8785 vectors, every error kind, agreement with the native CLI, headless Chromium.
+# The tarball installed in a scratch project: node:test via require and import, native CLI agreement, Chromium.
 npm-test: npm-pack
     bash scripts/npm-test.sh
 
-# The package against canonicalize@5 and json-canonicalize@3, strings in and out (prints a
-# table; `just npm-bench --samples 31 FILE...`).
+# The package against canonicalize@5 and json-canonicalize@3, strings in and out (`--samples N`, files).
 npm-bench *ARGS: npm-pack
     node npm/bench/bench.mjs {{ARGS}}
