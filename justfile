@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat wasm-build wasm-test props-cross npm-test
+verify: fmt-check clippy test kat wasm-build wasm-test props-cross core-minimal docs package npm-test
 
 # Check formatting.
 fmt-check:
@@ -75,6 +75,42 @@ props *ARGS:
 demo:
     cargo build -q --release --locked -p equijson-cli
     bash scripts/demo.sh target/release/equijson
+
+# The core without default features (parser, writer, serializer only): clippy and tests.
+core-minimal:
+    cargo clippy -p equijson --no-default-features --all-targets --locked -- -D warnings
+    cargo test -p equijson --no-default-features --locked
+
+# API docs of every crate, warnings as errors.
+docs:
+    RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
+# `cargo package` (with its verifying build) for every publishable crate.
+package:
+    cargo package --locked --allow-dirty -p equijson -p equijson-cli
+
+# Peak RSS of canonicalization and --check, tape (before) against streaming (after).
+bench-memory *ARGS:
+    cargo bench --locked -p equijson-bench --bench memory -- {{ARGS}}
+
+# JSON Lines lines/s and the CLI against the library on a ~100 MB document.
+# `EQUIJSON_BIN_BEFORE=path/to/old/equijson` adds an older build's figures.
+bench-cli *ARGS:
+    cargo build --release --locked -p equijson-cli
+    cargo bench --locked -p equijson-bench --bench lines -- {{ARGS}}
+
+# Sorting 1,000,000 ASCII against 1,000,000 non-ASCII member names.
+bench-keys *ARGS:
+    cargo bench --locked -p equijson-bench --bench keys -- {{ARGS}}
+
+# Every benchmark table of the README.
+bench-all: bench bench-allocs bench-memory bench-cli bench-keys
+
+# Inputs past the old limits (not in CI): a 5 GB sparse file refused from its size, and a
+# 1.1 GB array of `1e20` whose 4.8 GB canonical form passes 4 GiB (needs about 7 GB RAM).
+big-inputs:
+    cargo build --release --locked -p equijson-cli
+    cargo test --release --locked -p equijson-cli --test big_inputs -- --ignored --nocapture
 
 # npm package `equijson` (npm/, crates/equijson-js): wasm-pack, wasm-opt -> target/npm/equijson-<version>.tgz.
 npm-pack:

@@ -10,6 +10,7 @@
 pub mod counting_alloc;
 pub mod decode_paths;
 pub mod stats;
+pub mod synth;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

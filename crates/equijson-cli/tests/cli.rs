@@ -128,9 +128,14 @@ fn help_explains_options_and_exit_codes() {
         "--reject-inexact",
         "--reject-noncharacters",
         "--max-depth",
+        "--lines",
+        "--keep-going",
     ] {
         assert!(text.contains(flag), "{flag} missing from help");
     }
+    // Escapes in the help text are shown, not sent to the terminal.
+    assert!(text.contains(r"ends at \n (a \r before"), "{text}");
+    assert!(!text.contains('\r'), "{text}");
 }
 
 #[test]
@@ -359,4 +364,132 @@ fn stdin_twice_and_oversized_props_are_usage_errors() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("only once"), "{}", stderr(&o));
     assert_eq!(code(&equijson(&["props", "--size", "33"], b"")), 2);
+}
+
+#[test]
+fn lines_canonicalizes_each_line_and_stops_at_the_first_invalid_one() {
+    let input = b"{\"b\":1,\"a\":2}\n[1.0, 1e21]\r\n{\"x\":1,,}\n\"z\"\n";
+    let o = equijson(&["canon", "--lines"], input);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    // Lines before the failure, then its empty line; nothing after it.
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "{\"a\":2,\"b\":1}\n[1,1e+21]\n\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:3:8: error: unexpected character ',', expected a member name in double quotes\n"
+    );
+}
+
+#[test]
+fn lines_keep_going_skips_invalid_lines_and_reports_each() {
+    let input = b"1\n{\"a\":1,\"a\":2}\n\n[\"\\ud800\"]\n  {\"\xc3\xa9\":0.10}  \n2";
+    let o = equijson(&["canon", "--lines", "--keep-going"], input);
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "1\n{\"\u{e9}\":0.1}\n2\n"
+    );
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with("<stdin>:2:8: error: duplicate object key \"a\""),
+        "{err}"
+    );
+    assert!(lines[1].starts_with("<stdin>:3:1: error:"), "{err}");
+    assert!(
+        lines[2].starts_with("<stdin>:4:3: error: unpaired surrogate"),
+        "{err}"
+    );
+    // All valid: exit 0, and the last line needs no newline.
+    let o = equijson(&["canon", "--lines", "--keep-going"], b"{}\n[]");
+    assert_eq!(code(&o), 0);
+    assert_eq!(o.stdout, b"{}\n[]\n");
+}
+
+#[test]
+fn check_lines_prints_nothing_and_names_the_line() {
+    let file = temp_file("rows.jsonl", b"{\"a\":1}\n{\"a\":01}\n{\"b\":-0}\n");
+    let o = equijson(&["canon", "--check", "--lines", &file], b"");
+    assert_eq!(code(&o), 1);
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).starts_with(&format!("{file}:2:6: error:")),
+        "{}",
+        stderr(&o)
+    );
+    let o = equijson(
+        &[
+            "canon",
+            "--check",
+            "--lines",
+            "--reject-negative-zero",
+            "--keep-going",
+            &file,
+        ],
+        b"",
+    );
+    assert_eq!(stderr(&o).lines().count(), 2, "{}", stderr(&o));
+    let ok = temp_file("ok.jsonl", b"{\"a\":1}\n[1,2]\n");
+    assert_eq!(
+        code(&equijson(&["canon", "--check", "--lines", &ok], b"")),
+        0
+    );
+}
+
+#[test]
+fn lines_over_several_files_and_keep_going_needs_lines() {
+    let a = temp_file("a.jsonl", b"{\"y\":1,\"x\":2}\n");
+    let b = temp_file("b.jsonl", b"[3]\n[4]\n");
+    let o = equijson(&["canon", "--lines", &a, &b], b"");
+    assert_eq!(code(&o), 0);
+    assert_eq!(o.stdout, b"{\"x\":2,\"y\":1}\n[3]\n[4]\n");
+    assert_eq!(code(&equijson(&["canon", "--keep-going"], b"1")), 2);
+}
+
+#[test]
+fn a_second_value_gets_a_hint_towards_lines() {
+    let o = equijson(&["canon"], b"{\"a\":1}\n{\"a\":2}\n");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("use `equijson canon --lines`"),
+        "{}",
+        stderr(&o)
+    );
+    // Trailing garbage that is no value gets no such hint.
+    let o = equijson(&["canon"], b"{\"a\":1} }");
+    assert_eq!(code(&o), 1);
+    assert!(!stderr(&o).contains("--lines"), "{}", stderr(&o));
+}
+
+#[test]
+fn reject_inexact_judges_the_decimal_the_output_denotes() {
+    let table: &[(&[u8], i32, &str)] = &[
+        (b"1e23", 0, "1e+23"),
+        (b"0.1", 0, "0.1"),
+        (b"2.50", 0, "2.5"),
+        (b"9007199254740993", 1, ""),
+        (
+            b"0.1000000000000000055511151231257827021181583404541015625",
+            1,
+            "",
+        ),
+    ];
+    for (input, want, out) in table {
+        let o = equijson(&["canon", "--reject-inexact"], input);
+        assert_eq!(code(&o), *want, "{}", String::from_utf8_lossy(input));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), *out);
+        if *want == 1 {
+            assert!(
+                stderr(&o).contains("denotes a different value"),
+                "{}",
+                stderr(&o)
+            );
+        }
+    }
+    let help = equijson(&["canon", "--help"], b"");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("denotes a different decimal value"), "{help}");
 }

@@ -4,6 +4,7 @@ use crate::document::Builder;
 use crate::error::Result;
 use crate::options::Options;
 use crate::parse;
+use crate::stream::Stream;
 
 /// Canonicalizes many documents, reusing its buffers between calls.
 ///
@@ -16,7 +17,12 @@ use crate::parse;
 /// ```
 pub struct Canonicalizer {
     options: Options,
+    /// The streaming writer: output as the input is parsed, objects reordered in place.
+    stream: Stream,
+    /// The tape, for documents whose nesting would make in-place reordering slow.
     builder: Builder,
+    /// The parser's stack and scratch, kept between documents.
+    buffers: parse::Buffers,
 }
 
 impl std::fmt::Debug for Canonicalizer {
@@ -32,7 +38,9 @@ impl Canonicalizer {
     #[must_use]
     pub fn new(options: Options) -> Self {
         Self {
+            stream: Stream::new(options.number_policy()),
             builder: Builder::new(options.number_policy()),
+            buffers: parse::Buffers::default(),
             options,
         }
     }
@@ -45,12 +53,39 @@ impl Canonicalizer {
 
     /// Appends the canonical form of `input` to `out`. On error `out` is left as it was.
     ///
+    /// Memory beyond `input` and `out` is the member names and output positions of the
+    /// objects open at any moment, plus a scratch copy of the smaller members of an object
+    /// whose members must be reordered: no per-value tape.
+    ///
     /// # Errors
     /// Any syntax, encoding or policy violation, with its position.
     pub fn canonicalize_into(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
-        self.validate(input)?;
-        self.builder.document().write_canonical(out);
-        Ok(())
+        let base = out.len();
+        // Usually the output is about as long as the input; reserved but untouched pages
+        // cost nothing, and one reservation saves the copies of repeated doubling.
+        out.reserve(input.len().saturating_add(16));
+        self.stream.out = std::mem::take(out);
+        self.stream
+            .reset(self.options.number_policy(), true, input.len());
+        let result =
+            parse::parse_reusing(input, &self.options, &mut self.stream, &mut self.buffers);
+        *out = std::mem::take(&mut self.stream.out);
+        self.stream.shrink_scratch(1 << 24);
+        match result {
+            Ok(()) => Ok(()),
+            Err(_) if self.stream.over_budget => {
+                // Pathological nesting of unordered objects: order each object once on the tape.
+                out.truncate(base);
+                self.builder.reset(self.options.number_policy());
+                parse::parse_reusing(input, &self.options, &mut self.builder, &mut self.buffers)?;
+                self.builder.document().write_canonical(out);
+                Ok(())
+            }
+            Err(e) => {
+                out.truncate(base);
+                Err(e)
+            }
+        }
     }
 
     /// The canonical form of `input` as a new vector.
@@ -65,10 +100,17 @@ impl Canonicalizer {
 
     /// Checks `input` without producing output.
     ///
+    /// A validating pass: beyond the input it keeps only the nesting stack and the member
+    /// names of the open objects (to find duplicates), O(depth + widest object).
+    ///
     /// # Errors
     /// As [`Canonicalizer::canonicalize_into`].
     pub fn validate(&mut self, input: &[u8]) -> Result<()> {
-        self.builder.reset(self.options.number_policy());
-        parse::parse(input, &self.options, &mut self.builder)
+        self.stream
+            .reset(self.options.number_policy(), false, input.len());
+        let result =
+            parse::parse_reusing(input, &self.options, &mut self.stream, &mut self.buffers);
+        self.stream.shrink_scratch(1 << 24);
+        result
     }
 }

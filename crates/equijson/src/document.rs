@@ -474,7 +474,7 @@ pub(crate) struct Builder {
     open: Vec<Open>,
     /// Key node indices of all open objects, innermost last.
     keys: Vec<u32>,
-    sort_scratch: Vec<(u64, u32)>,
+    sort_scratch: Vec<(u128, u32)>,
     policy: NumberPolicy,
 }
 

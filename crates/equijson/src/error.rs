@@ -48,12 +48,12 @@ pub enum ErrorKind {
     /// `-0` (or a negative number that rounds to zero) under
     /// [`NegativeZero::Reject`](crate::NegativeZero::Reject).
     NegativeZero,
-    /// A number whose value changes when held as a double, under
-    /// [`InexactNumbers::Reject`](crate::InexactNumbers::Reject).
+    /// A number whose canonical form denotes a different decimal value than the one
+    /// written, under [`InexactNumbers::Reject`](crate::InexactNumbers::Reject).
     InexactNumber {
         /// The number as written in the input.
         written: String,
-        /// What a double makes of it (its canonical form).
+        /// Its canonical form (the shortest text of the nearest double; `0` on underflow).
         becomes: String,
     },
     /// A NaN or infinite float handed to the serializer.
@@ -105,7 +105,7 @@ impl fmt::Display for ErrorKind {
             Self::NegativeZero => f.write_str("negative zero is not allowed"),
             Self::InexactNumber { written, becomes } => write!(
                 f,
-                "number {written} cannot be held exactly by a double (it becomes {becomes})"
+                "inexact number {written}: its canonical form {becomes} denotes a different value"
             ),
             Self::NonFiniteNumber => f.write_str("NaN and Infinity cannot be represented in JSON"),
             Self::DuplicateKey(k) => write!(f, "duplicate object key {}", Quoted(k)),

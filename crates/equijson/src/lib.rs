@@ -9,6 +9,11 @@
 //! - [`Document`] is the parsed form, for inspecting values without recursion.
 //! - [`Options`] selects the policies; the defaults are strict RFC 8785.
 //!
+//! With `default-features = false` the crate is only the parser, the canonical writer and
+//! the serializer (dependencies: `serde`, `zmij`). The features `jsonb`, `decode`,
+//! `generate`, `dto` and `props` (all on by default) add the jsonb model, the decode engine
+//! and diffs, the generators, the DTO catalogue and property runs.
+//!
 //! ```
 //! let canonical = equijson::canonicalize(br#"{"b": [1.0, 1e21], "a": "\u00e9"}"#)?;
 //! assert_eq!(canonical, "{\"a\":\"é\",\"b\":[1,1e+21]}".as_bytes());
@@ -18,19 +23,26 @@
 #![forbid(unsafe_code)]
 
 mod canon;
+#[cfg(feature = "decode")]
 pub mod decode;
+#[cfg(feature = "decode")]
 pub mod diff;
 mod document;
+#[cfg(feature = "dto")]
 pub mod dto;
 mod error;
+#[cfg(feature = "generate")]
 pub mod generate;
+#[cfg(feature = "jsonb")]
 pub mod jsonb;
 mod number;
 mod options;
 mod parse;
 pub mod pointer;
+#[cfg(feature = "props")]
 pub mod props;
 mod ser;
+mod stream;
 mod string;
 
 pub use canon::Canonicalizer;

@@ -11,7 +11,8 @@ pub enum NegativeZero {
     Reject,
 }
 
-/// What to do with numbers whose value a double cannot carry through canonicalization.
+/// What to do with numbers whose canonical form denotes a different decimal value than
+/// the one written (canonicalization rounds every number to a double).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum InexactNumbers {
     /// Round to the nearest double and write that, as JCS requires
@@ -19,10 +20,13 @@ pub enum InexactNumbers {
     #[default]
     Round,
     /// Reject a number unless its canonical form denotes exactly the decimal value
-    /// that was written: `0.1`, `1e300` and `2.50` pass (written back as `0.1`,
-    /// `1e+300`, `2.5`); `9007199254740993`, `18446744073709551616`,
-    /// `3.141592653589793238` and `1e-400` (underflow) fail with
-    /// [`ErrorKind::InexactNumber`](crate::ErrorKind::InexactNumber).
+    /// that was written: `0.1`, `1e300`, `2.50` and `1e23` pass (written back as `0.1`,
+    /// `1e+300`, `2.5`, `1e+23`); `9007199254740993`, `18446744073709551616`,
+    /// `3.141592653589793238`, `1e-400` (underflow) and the exact decimal expansion of a
+    /// double such as `0.1000000000000000055511151231257827021181583404541015625`
+    /// (canonical `0.1`) fail with
+    /// [`ErrorKind::InexactNumber`](crate::ErrorKind::InexactNumber). The judgement is
+    /// about decimals, not doubles: `1e23` is no double, yet `1e+23` says what was written.
     Reject,
 }
 
@@ -118,6 +122,7 @@ impl Options {
 
     /// The comparison form of the decode engine: RFC 8785, except that integers (integer
     /// literals in text, integer-typed values) keep all their digits.
+    #[cfg(feature = "decode")]
     pub(crate) fn comparison() -> Self {
         Self {
             exact_integers: true,

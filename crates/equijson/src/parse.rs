@@ -55,24 +55,57 @@ pub(crate) trait Sink {
     }
 }
 
+/// The parser's own buffers (container stack, unescaping scratch), kept between documents
+/// by callers that parse many, so that a short document costs no allocation.
+#[derive(Debug, Default)]
+pub(crate) struct Buffers {
+    stack: Vec<bool>,
+    scratch: Vec<u8>,
+}
+
 /// Parses one JSON text into `sink`.
 ///
 /// # Errors
 /// The first violation of the grammar, UTF-8, escape rules, nesting limit, or a sink policy.
 pub(crate) fn parse<S: Sink>(input: &[u8], options: &Options, sink: &mut S) -> Result<(), Error> {
+    parse_reusing(input, options, sink, &mut Buffers::default())
+}
+
+/// [`parse`] with buffers kept from an earlier document.
+///
+/// # Errors
+/// As [`parse`].
+pub(crate) fn parse_reusing<S: Sink>(
+    input: &[u8],
+    options: &Options,
+    sink: &mut S,
+    buffers: &mut Buffers,
+) -> Result<(), Error> {
     if u32::try_from(input.len()).is_err() {
         return Err(Error::new(ErrorKind::InputTooLarge, None));
     }
+    let mut stack = std::mem::take(&mut buffers.stack);
+    stack.clear();
+    let mut scratch = std::mem::take(&mut buffers.scratch);
+    scratch.clear();
     let mut p = Parser {
         input,
         text: std::str::from_utf8(input).ok(),
         pos: 0,
-        stack: Vec::new(),
-        scratch: Vec::new(),
+        stack,
+        scratch,
         max_depth: options.max_depth,
         reject_nonchars: options.noncharacters == Noncharacters::Reject,
     };
-    p.run(sink).map_err(|f| {
+    let result = p.run(sink);
+    // Keep ordinary buffers for the next document; let an unusually large one go.
+    if p.stack.capacity() <= 1 << 16 {
+        buffers.stack = std::mem::take(&mut p.stack);
+    }
+    if p.scratch.capacity() <= 1 << 20 {
+        buffers.scratch = std::mem::take(&mut p.scratch);
+    }
+    result.map_err(|f| {
         let f = sink.earlier_fault(f.offset).unwrap_or(f);
         Error::at(f.kind, input, f.offset)
     })
@@ -109,15 +142,17 @@ static STOP: [bool; 256] = {
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `x` is `"`, `\` or below 0x20 (SWAR; exact for existence).
+/// High bits flagging bytes of `x` that are `"`, `\` or below 0x20 (SWAR). Zero iff there
+/// is none; the lowest flag (little-endian: the first byte in the input) is exact, since
+/// no borrow reaches it from a lower byte.
 #[inline]
-fn has_stop_byte(x: u64) -> bool {
+fn stop_mask(x: u64) -> u64 {
     let lt20 = x.wrapping_sub(LO * 0x20) & !x;
     let q = x ^ (LO * u64::from(b'"'));
     let bs = x ^ (LO * u64::from(b'\\'));
     let zq = q.wrapping_sub(LO) & !q;
     let zb = bs.wrapping_sub(LO) & !bs;
-    (lt20 | zq | zb) & HI != 0
+    (lt20 | zq | zb) & HI
 }
 
 impl<'a> Parser<'a> {
@@ -429,7 +464,13 @@ impl<'a> Parser<'a> {
                 let mut word = [0u8; 8];
                 word.copy_from_slice(chunk);
                 let x = u64::from_le_bytes(word);
-                if has_stop_byte(x) {
+                let stops = stop_mask(x);
+                if stops != 0 {
+                    // Skip the plain bytes before the first stop byte in one step.
+                    let plain = stops.trailing_zeros() / 8;
+                    let before = x & ((1u64 << (plain * 8)) - 1);
+                    non_ascii |= before & HI != 0;
+                    self.pos += plain as usize;
                     break;
                 }
                 non_ascii |= x & HI != 0;

@@ -57,6 +57,7 @@ pub fn to_canonical_vec_with<T: Serialize + ?Sized>(
 
 /// The decode engine's comparison form of `value`: RFC 8785, except that integer-typed
 /// values keep all their digits (so `u64::MAX` and `u64::MAX - 1` differ).
+#[cfg(feature = "decode")]
 pub(crate) fn to_comparison_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     to_canonical_vec_with(value, &Options::comparison())
 }

@@ -12,19 +12,46 @@ use std::cmp::Ordering;
 /// first difference.
 #[must_use]
 pub fn cmp_utf16(a: &[u8], b: &[u8]) -> Ordering {
-    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let common = common_prefix(a, b);
     let (Some(&x), Some(&y)) = (a.get(common), b.get(common)) else {
         return a.len().cmp(&b.len());
     };
     // Equal prefixes of valid UTF-8 end on a character boundary unless the difference is in a
     // continuation byte, where both characters share a lead byte and so a length: bytewise is right.
-    if is_bmp_high_lead(x) && y >= 0xF0 {
-        Ordering::Greater
-    } else if x >= 0xF0 && is_bmp_high_lead(y) {
-        Ordering::Less
-    } else {
-        x.cmp(&y)
+    utf16_key(x).cmp(&utf16_key(y))
+}
+
+/// Length of the common prefix, eight bytes at a time.
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let len = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= len && word(&a[i..]) == word(&b[i..]) {
+        i += 8;
     }
+    while i < len && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The first eight bytes of `s` (`s.len() >= 8`) as one integer.
+#[inline]
+fn word(s: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    for (d, &c) in w.iter_mut().zip(s) {
+        *d = c;
+    }
+    u64::from_ne_bytes(w)
+}
+
+/// A byte with UTF-8 order turned into UTF-16 order: the lead bytes of U+E000..U+FFFF
+/// (`EE`, `EF`) move above the supplementary-plane leads (`F0..F4`), to `F5`, `F6` (bytes
+/// valid UTF-8 never holds). `EE`/`EF` are never continuation bytes, so every byte can be
+/// mapped alike; a continuation byte only differs when both lead bytes are equal.
+#[inline]
+fn utf16_key(b: u8) -> u8 {
+    if b & 0xFE == 0xEE { b + 7 } else { b }
 }
 
 /// Puts object members (given as indices, increasing in input order) into RFC 8785 order.
@@ -35,7 +62,7 @@ pub fn cmp_utf16(a: &[u8], b: &[u8]) -> Ordering {
 pub(crate) fn order_members<'k>(
     members: &mut [u32],
     key: impl Fn(u32) -> &'k [u8],
-    scratch: &mut Vec<(u64, u32)>,
+    scratch: &mut Vec<(u128, u32)>,
 ) -> Result<bool, u32> {
     if members
         .windows(2)
@@ -43,44 +70,64 @@ pub(crate) fn order_members<'k>(
     {
         return Ok(true);
     }
-    // Sort on the first eight bytes as an integer while that decides (ASCII prefixes that
-    // differ compare like the strings), on the whole names otherwise. Stable: equal names
-    // keep input order, so the second of a pair is the duplicate.
+    if members.len() <= SMALL_OBJECT {
+        // Few members: comparing the names directly is cheaper than building keys.
+        members.sort_by(|&a, &b| cmp_utf16(key(a), key(b)));
+        return match members
+            .windows(2)
+            .filter(|w| key(w[0]) == key(w[1]))
+            .map(|w| w[1])
+            .min()
+        {
+            Some(dup) => Err(dup),
+            None => Ok(false),
+        };
+    }
+    // Sort on a precomputed key: the first sixteen bytes, mapped to UTF-16 order (see
+    // `utf16_key`), as an integer. Where those differ they decide, for any names, ASCII or
+    // not, without touching the names; on a tie the rest of the names decides. Stable:
+    // equal names keep input order, so the second of a pair is the duplicate.
     scratch.clear();
     scratch.extend(members.iter().map(|&m| (prefix(key(m)), m)));
-    scratch.sort_by(|a, b| {
-        if a.0 != b.0 && (a.0 | b.0) & 0x8080_8080_8080_8080 == 0 {
-            a.0.cmp(&b.0)
+    let tie = |a: &(u128, u32), b: &(u128, u32)| {
+        let (x, y) = (key(a.1), key(b.1));
+        if x.len() >= PREFIX && y.len() >= PREFIX {
+            cmp_utf16(&x[PREFIX..], &y[PREFIX..])
         } else {
-            cmp_utf16(key(a.1), key(b.1))
+            cmp_utf16(x, y)
         }
-    });
+    };
+    scratch.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| tie(a, b)));
+    // Neighbours with equal keys are the only candidates for duplicates.
+    let dup = scratch
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0 && tie(&w[0], &w[1]) == Ordering::Equal)
+        .map(|w| w[1].1)
+        .min();
     for (slot, &(_, m)) in members.iter_mut().zip(scratch.iter()) {
         *slot = m;
     }
-    match members
-        .windows(2)
-        .filter(|w| key(w[0]) == key(w[1]))
-        .map(|w| w[1])
-        .min()
-    {
+    match dup {
         Some(dup) => Err(dup),
         None => Ok(false),
     }
 }
 
-/// The first eight bytes, big-endian, zero-padded.
-fn prefix(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = s.len().min(8);
-    b[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(b)
-}
+/// Objects with at most this many members are sorted without precomputed keys.
+const SMALL_OBJECT: usize = 16;
 
-/// Lead byte of a character in U+E000..U+FFFF (`EE` or `EF`). Continuation bytes are
-/// `80..BF`, so a differing continuation byte never matches this or `F0..`.
-fn is_bmp_high_lead(b: u8) -> bool {
-    b == 0xEE || b == 0xEF
+/// Bytes of a name in its precomputed sort key.
+const PREFIX: usize = 16;
+
+/// The first [`PREFIX`] bytes in UTF-16 order (`utf16_key`), big-endian, zero-padded:
+/// where two prefixes differ, they order their names as RFC 8785 does.
+#[inline]
+fn prefix(s: &[u8]) -> u128 {
+    let mut b = [0u8; PREFIX];
+    for (d, &c) in b.iter_mut().zip(s) {
+        *d = utf16_key(c);
+    }
+    u128::from_be_bytes(b)
 }
 
 /// Appends `s` as a JCS string literal: `"` and `\` escaped, `\b \t \n \f \r` by name,
@@ -168,6 +215,60 @@ mod tests {
                     "{a:?} vs {b:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn order_members_sorts_like_encode_utf16() {
+        // Names built from characters of every UTF-8 length and both sides of the
+        // UTF-16/UTF-8 disagreement, long enough to tie on the 8-byte prefix.
+        let alphabet = [
+            "a",
+            "b",
+            "\u{0}",
+            "\u{7f}",
+            "é",
+            "\u{7ff}",
+            "\u{800}",
+            "中",
+            "\u{d7ff}",
+            "\u{e000}",
+            "\u{fb33}",
+            "\u{ffff}",
+            "\u{10000}",
+            "😂",
+            "\u{10ffff}",
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut scratch = Vec::new();
+        for _ in 0..2000 {
+            let count = 1 + next(40);
+            let mut names: Vec<String> = Vec::new();
+            let shared: String = (0..next(10))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect();
+            while names.len() < count {
+                let tail: String = (0..next(4))
+                    .map(|_| alphabet[next(alphabet.len())])
+                    .collect();
+                let name = format!("{shared}{tail}");
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            let mut order: Vec<u32> = (0..names.len() as u32).collect();
+            let r = order_members(&mut order, |i| names[i as usize].as_bytes(), &mut scratch);
+            assert!(r.is_ok());
+            let got: Vec<&str> = order.iter().map(|&i| names[i as usize].as_str()).collect();
+            let mut want: Vec<&str> = names.iter().map(String::as_str).collect();
+            want.sort_by(|a, b| utf16_cmp(a, b));
+            assert_eq!(got, want);
         }
     }
 

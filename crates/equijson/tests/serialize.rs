@@ -444,7 +444,7 @@ fn integers_beyond_2_pow_53_round_like_parsed_text() {
     assert_eq!(e.pointer(), Some("/n"));
     assert_eq!(
         e.to_string(),
-        r#"at "/n": number 9007199254740993 cannot be held exactly by a double (it becomes 9007199254740992)"#
+        r#"at "/n": inexact number 9007199254740993: its canonical form 9007199254740992 denotes a different value"#
     );
     assert_eq!(
         canon_with(&N { n: P53 }, &reject).unwrap(),

@@ -1,0 +1,144 @@
+//! The streaming canonicalizer and validator against the tape (`Document`): same bytes, same
+//! errors (kind and offset), on generated documents, on mutations of them, and on the
+//! pathological nesting that makes the streaming writer fall back to the tape.
+#![allow(clippy::unwrap_used, reason = "test code")]
+
+use equijson::generate::{Gen, Style};
+use equijson::{Canonicalizer, Document, Options};
+
+/// Canonicalize, validate and the tape agree on `input`: output or error (kind and offset).
+fn agree(c: &mut Canonicalizer, input: &[u8]) {
+    let tape = Document::parse_with(input, c.options()).map(|d| d.to_canonical_vec());
+    let mut out = b"prefix".to_vec();
+    let streamed = c
+        .canonicalize_into(input, &mut out)
+        .map(|()| out[6..].to_vec());
+    let validated = c.validate(input);
+    let show = String::from_utf8_lossy(input);
+    match (&tape, &streamed) {
+        (Ok(t), Ok(s)) => {
+            assert_eq!(t, s, "{show}");
+            assert!(validated.is_ok(), "{show}");
+        }
+        (Err(t), Err(s)) => {
+            assert_eq!(t.kind(), s.kind(), "{show}");
+            assert_eq!(t.offset(), s.offset(), "{show}");
+            assert_eq!(out, b"prefix", "output left as it was on error");
+            let v = validated.unwrap_err();
+            assert_eq!(t.kind(), v.kind(), "{show}");
+            assert_eq!(t.offset(), v.offset(), "{show}");
+        }
+        _ => panic!("{show}: tape {tape:?}, stream {streamed:?}"),
+    }
+}
+
+#[test]
+fn stream_matches_tape_on_generated_documents_and_mutations() {
+    let mut c = Canonicalizer::new(Options::default());
+    for case in 0..3000u64 {
+        let mut g = Gen::for_case(7, case, 6);
+        let doc = g.json(4);
+        let text = doc.render(Style::Seeded(case));
+        agree(&mut c, text.as_bytes());
+        // Mutations: a byte dropped, a byte changed, a member duplicated.
+        let bytes = text.as_bytes();
+        if !bytes.is_empty() {
+            let at = g.rng().index(bytes.len());
+            let mut dropped = bytes.to_vec();
+            dropped.remove(at);
+            agree(&mut c, &dropped);
+            let mut changed = bytes.to_vec();
+            changed[at] = b"{}[]\",:1e-\\ a"[g.rng().index(13)];
+            agree(&mut c, &changed);
+        }
+        if let Some(colon) = text.find("\":") {
+            if let Some(open) = text[..colon].rfind("{\"") {
+                let member_end = text[colon..].find([',', '}']).map(|e| colon + e);
+                if let Some(end) = member_end {
+                    let member = &text[open + 1..end];
+                    let dup = format!("{}{member},{}", &text[..=open], &text[open + 1..]);
+                    agree(&mut c, dup.as_bytes());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn duplicates_in_outer_and_inner_objects_report_the_first() {
+    let mut c = Canonicalizer::new(Options::default());
+    for text in [
+        r#"{"a":1,"a":2,"b":{"c":1,"c":2}}"#,
+        r#"{"b":{"c":1,"c":2},"a":1,"a":2}"#,
+        r#"{"a":1,"a":[{"x":1,"x":2}]}"#,
+        r#"[{"z":1,"y":2,"z":3},{"a":1,"a":1}]"#,
+        r#"{"a":1,"a":2,"b":[1,}"#,
+        r#"{"b":1,"a":2,"b":[1,2]}"#,
+    ] {
+        agree(&mut c, text.as_bytes());
+    }
+}
+
+#[test]
+fn unordered_objects_nested_deep_fall_back_to_the_tape() {
+    // Every level out of order: in place, each level would move everything inside it again.
+    let depth = 5000;
+    let mut text = String::new();
+    for _ in 0..depth {
+        text.push_str(r#"{"b":"#);
+    }
+    text.push('1');
+    for _ in 0..depth {
+        text.push_str(r#","a":[1,2,3,4,5,6,7,8,9,10]}"#);
+    }
+    let mut c = Canonicalizer::new(Options::default());
+    agree(&mut c, text.as_bytes());
+    let out = c.canonicalize(text.as_bytes()).unwrap();
+    assert!(out.starts_with(br#"{"a":[1,2,3,4,5,6,7,8,9,10],"b":{"a":"#));
+}
+
+#[test]
+fn the_largest_member_moves_in_place() {
+    let big = format!("[{}1]", "1,".repeat(100_000));
+    let text = format!(r#"{{"z":1,"m":{big},"b":{{"y":1,"x":2}},"a":"s"}}"#);
+    let mut c = Canonicalizer::new(Options::default());
+    agree(&mut c, text.as_bytes());
+    let out = c.canonicalize(text.as_bytes()).unwrap();
+    assert_eq!(
+        out,
+        format!(r#"{{"a":"s","b":{{"x":2,"y":1}},"m":{big},"z":1}}"#).as_bytes()
+    );
+}
+
+#[test]
+fn large_objects_reorder_like_the_tape() {
+    // Objects past the small-object path (64 KiB of output): many members in shuffled
+    // order, one much larger than the rest, values that are unordered objects themselves.
+    let mut c = Canonicalizer::new(Options::default());
+    let mut g = Gen::for_case(11, 0, 4);
+    for (case, big_at) in [0usize, 1500, 2999].into_iter().enumerate() {
+        let mut members: Vec<String> = (0..3000)
+            .map(|i| {
+                let name: String = (0..=g.rng().index(6)).map(|_| g.char()).collect();
+                let name = format!("{name}{i}");
+                let value = if i == big_at {
+                    format!("[{}0]", "12345,".repeat(20_000))
+                } else {
+                    format!(r#"{{"z":{i},"a":"{}"}}"#, "é".repeat(g.rng().index(8)))
+                };
+                format!("{}:{value}", serde_json::to_string(&name).unwrap())
+            })
+            .collect();
+        // Shuffle deterministically.
+        for i in (1..members.len()).rev() {
+            let j = g.rng().index(i + 1);
+            members.swap(i, j);
+        }
+        let text = format!("{{{}}}", members.join(","));
+        assert!(text.len() > 100_000, "case {case}");
+        agree(&mut c, text.as_bytes());
+        // And with a duplicate name far from its first occurrence.
+        let dup = format!("{{{},{}}}", members.join(","), members[7]);
+        agree(&mut c, dup.as_bytes());
+    }
+}
