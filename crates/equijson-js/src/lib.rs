@@ -104,7 +104,7 @@ fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> T {
 // exported function (kilobytes of wasm each).
 #[inline(never)]
 fn take_state() -> State {
-    STATE.with(|cell| cell.take()).unwrap_or_else(State::new)
+    STATE.with(Cell::take).unwrap_or_else(State::new)
 }
 
 #[inline(never)]
