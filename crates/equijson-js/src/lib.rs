@@ -339,49 +339,71 @@ pub fn output16_len() -> u32 {
 /// (impossible for valid UTF-8) becomes U+FFFD rather than a panic.
 fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
     dst.clear();
-    // UTF-16 never needs more units than UTF-8 has bytes.
-    dst.reserve(src.len());
+    // UTF-16 never needs more units than UTF-8 has bytes. Written through a slice and a
+    // local index (pushing would reload the vector's length around every store).
+    dst.resize(src.len(), 0);
+    let n = utf8_to_utf16_in(src, dst);
+    dst.truncate(n);
+}
+
+/// [`utf8_to_utf16`] into `dst` (at least `src.len()` units); returns the units written.
+fn utf8_to_utf16_in(src: &[u8], dst: &mut [u16]) -> usize {
+    let mut o = 0;
     let mut rest = src;
     loop {
         while let Some((chunk, tail)) = rest.split_first_chunk::<16>() {
             if chunk.iter().fold(0, |a, &b| a | b) & 0x80 != 0 {
                 break;
             }
-            dst.extend_from_slice(&chunk.map(u16::from));
+            let Some(d) = dst.get_mut(o..o + 16) else {
+                return o;
+            };
+            d.copy_from_slice(&chunk.map(u16::from));
+            o += 16;
             rest = tail;
         }
         // Character by character until the next ASCII byte (CJK text stays here).
         loop {
-            let (unit, tail) = match *rest {
-                [] => return,
-                [b, ref tail @ ..] if b < 0x80 => {
-                    dst.push(u16::from(b));
-                    rest = tail;
-                    break;
-                }
+            let (unit, tail, ascii) = match *rest {
+                [] => return o,
+                [b, ref tail @ ..] if b < 0x80 => (u16::from(b), tail, true),
                 [b, c1, c2, ref tail @ ..] if b & 0xF0 == 0xE0 => (
                     (u16::from(b & 0x0F) << 12)
                         | (u16::from(c1 & 0x3F) << 6)
                         | u16::from(c2 & 0x3F),
                     tail,
+                    false,
                 ),
-                [b, c1, ref tail @ ..] if b & 0xE0 == 0xC0 => {
-                    ((u16::from(b & 0x1F) << 6) | u16::from(c1 & 0x3F), tail)
-                }
+                [b, c1, ref tail @ ..] if b & 0xE0 == 0xC0 => (
+                    (u16::from(b & 0x1F) << 6) | u16::from(c1 & 0x3F),
+                    tail,
+                    false,
+                ),
                 [b, c1, c2, c3, ref tail @ ..] if b & 0xF8 == 0xF0 => {
                     let cp = (u32::from(b & 0x07) << 18)
                         | (u32::from(c1 & 0x3F) << 12)
                         | (u32::from(c2 & 0x3F) << 6)
                         | u32::from(c3 & 0x3F);
                     let c = cp.wrapping_sub(0x1_0000);
-                    dst.push(0xD800 | ((c >> 10) & 0x3FF) as u16);
-                    (0xDC00 | (c & 0x3FF) as u16, tail)
+                    let Some(d) = dst.get_mut(o) else {
+                        return o;
+                    };
+                    *d = 0xD800 | ((c >> 10) & 0x3FF) as u16;
+                    o += 1;
+                    (0xDC00 | (c & 0x3FF) as u16, tail, false)
                 }
                 // Not UTF-8 (the canonical writer never makes this): U+FFFD, no panic.
-                [_, ref tail @ ..] => (0xFFFD, tail),
+                [_, ref tail @ ..] => (0xFFFD, tail, false),
             };
-            dst.push(unit);
+            let Some(d) = dst.get_mut(o) else {
+                return o;
+            };
+            *d = unit;
+            o += 1;
             rest = tail;
+            if ascii {
+                break;
+            }
         }
     }
 }
