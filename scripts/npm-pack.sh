@@ -17,8 +17,9 @@ fi
 # runs, whose artifacts live under the `npm-wasm` profile, apart from every other build).
 export RUSTFLAGS="-C target-feature=+simd128"
 for target in nodejs web; do
-  wasm-pack --log-level warn build crates/equijson-js --mode no-install --target "$target" \
-    --out-dir "$out/wasm-$target" --profile npm-wasm --no-pack --no-opt --no-typescript
+  wasm-pack --log-level warn build --mode no-install --target "$target" \
+    --out-dir "$out/wasm-$target" --profile npm-wasm --no-pack --no-opt --no-typescript \
+    crates/equijson-js -- --locked
 done
 if ! cmp -s "$out/wasm-nodejs/equijson_js_bg.wasm" "$out/wasm-web/equijson_js_bg.wasm"; then
   echo "npm-pack: the nodejs and web targets produced different modules; the package ships one" >&2

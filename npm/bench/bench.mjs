@@ -34,6 +34,14 @@ if (!Number.isInteger(samples) || samples < 1) {
   process.exit(2);
 }
 if (inputs.length === 0) inputs.push(resolve(repo, '..', 'shared', 'bench-data'));
+for (const p of inputs) {
+  try {
+    statSync(p);
+  } catch {
+    console.error(`bench: ${p} not found (the benchmark files live in ../shared/bench-data next to the repository)`);
+    process.exit(2);
+  }
+}
 const files = inputs.flatMap((p) =>
   statSync(p).isDirectory()
     ? readdirSync(p)

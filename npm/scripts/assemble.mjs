@@ -45,7 +45,7 @@ nodeGlue = patch(nodeGlue, '`${__dirname}/equijson_js_bg.wasm`', "require('path'
 out('dist/node/glue.cjs', nodeGlue);
 out(
   'dist/node/index.cjs',
-  `${header}'use strict';\n\n${api}\nconst api = makeApi({\n  loadSync: () => require('./glue.cjs'),\n  loadAsync: async () => require('./glue.cjs'),\n  utf16: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le'),\n  latin1: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1'),\n});\nmodule.exports = api;\n`,
+  `${header}'use strict';\n\n${api}\nconst api = makeApi({\n  loadSync: () => require('./glue.cjs'),\n  loadAsync: async () => require('./glue.cjs'),\n  utf16: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf16le'),\n  latin1: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1'),\n  writeUtf16: (heap, p, s) => Buffer.from(heap.buffer, p, 2 * s.length).write(s, 0, 'utf16le'),\n});\nmodule.exports = api;\n`,
 );
 // ESM for Node re-exports the CommonJS instance: one module, one EquijsonError class.
 out(

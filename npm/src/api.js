@@ -5,7 +5,8 @@
 // synchronously (from dist/equijson.wasm in Node, from embedded bytes in browsers), and
 // `loader.loadAsync()` the same through asynchronous compilation, and `loader.utf16(view)`
 // makes a string of UTF-16LE bytes (a view of wasm memory), `loader.latin1(view)` one of
-// ASCII bytes. No import/export
+// ASCII bytes; optional `loader.writeUtf16(heap, ptr, s)` copies the UTF-16 units of `s`
+// into wasm memory at `ptr` (Node's `Buffer#write`; browsers use `encodeInto`). No import/export
 // statements here, so the same text serves both module systems.
 
 /* eslint-disable no-unused-vars */
@@ -17,6 +18,9 @@ function makeApi(loader) {
   const REJECT_NONCHARACTERS = 4;
   const DEFAULT_MAX_DEPTH = 10000;
   const MAX_U32 = 0xffffffff;
+  // Strings up to this many units take the UTF-16 path where the loader has one (it needs
+  // 5 bytes of wasm memory per unit: the units and the worst-case UTF-8).
+  const UTF16_PATH_MAX = 1 << 26;
   const OPTION_NAMES = ['rejectNegativeZero', 'rejectInexact', 'rejectNoncharacters', 'maxDepth'];
 
   const encoder = new TextEncoder();
@@ -164,6 +168,16 @@ function makeApi(loader) {
   /** The input as UTF-8 in the input buffer; a string with an unpaired surrogate throws. */
   function put(input, fn) {
     if (typeof input === 'string') {
+      if (loader.writeUtf16 !== undefined && input.length <= UTF16_PATH_MAX) {
+        // Node: the string's UTF-16 units copied into wasm memory (a plain copy), made
+        // UTF-8 there; an unpaired surrogate is found in the same pass.
+        const len = input.length;
+        const p = w.input16Buffer(len);
+        loader.writeUtf16(heap(), p, input);
+        const n = w.fromUtf16(len);
+        if (n === MAX_U32) throw loneSurrogateError(input);
+        return n;
+      }
       // encodeInto writes U+FFFD for an unpaired surrogate: only when the module finds
       // one in the bytes is the string itself checked (isWellFormed is a full scan).
       const n = encode(input);

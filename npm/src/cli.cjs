@@ -125,6 +125,7 @@ async function main() {
     process.stderr.write(`equijson: error: cannot write to standard output: ${e.message}\n`);
     process.exit(ENVIRONMENT);
   });
+  const SECOND_VALUE = /^[{["\-0-9tfn]$/;
   for (const file of opts.files) {
     const name = file === '-' ? '<stdin>' : file;
     let out = new Uint8Array(0);
@@ -142,6 +143,10 @@ async function main() {
         if (!(e instanceof EquijsonError)) throw e;
         const at = e.line !== undefined ? `${name}:${e.line}:${e.column}` : name;
         process.stderr.write(`${at}: error: ${e.reason}\n`);
+        // As the native CLI: a second JSON value after the first suggests JSON Lines.
+        if (e.kind === 'TrailingCharacters' && e.offset !== undefined && SECOND_VALUE.test(String.fromCharCode(input[e.offset]))) {
+          process.stderr.write(`${name}: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson canon --lines\`\n`);
+        }
         status = Math.max(status, INVALID);
         out = new Uint8Array(0);
       }

@@ -35,6 +35,9 @@ struct State {
     /// The option bits and depth `canon` was built for.
     key: (u32, u32),
     input: Vec<u8>,
+    /// A string's UTF-16 code units as Node writes them (`Buffer#write(s, 'utf16le')`, a
+    /// plain copy), transcoded here into `input` by [`from_utf16`].
+    input16: Vec<u16>,
     output: Vec<u8>,
     /// The output as UTF-16 code units, for strings (`TextDecoder('utf-16le')` and Node's
     /// `Buffer#toString('utf16le')` copy these, much faster than decoding UTF-8).
@@ -48,6 +51,7 @@ impl State {
             canon: Canonicalizer::new(options(0, default_depth())),
             key: (0, default_depth()),
             input: Vec::new(),
+            input16: Vec::new(),
             output: Vec::new(),
             output16: Vec::new(),
             error: None,
@@ -90,12 +94,22 @@ thread_local! {
 /// call traps (an allocation beyond what wasm32 can address aborts), the next call starts
 /// from a fresh state instead of finding it half-updated or still borrowed.
 fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> T {
-    STATE.with(|cell| {
-        let mut state = cell.take().unwrap_or_else(State::new);
-        let result = f(&mut state);
-        cell.set(Some(state));
-        result
-    })
+    let mut state = take_state();
+    let result = f(&mut state);
+    put_state(state);
+    result
+}
+
+// Out of line: one copy of the state's construction and drop glue instead of one per
+// exported function (kilobytes of wasm each).
+#[inline(never)]
+fn take_state() -> State {
+    STATE.with(Cell::take).unwrap_or_else(State::new)
+}
+
+#[inline(never)]
+fn put_state(state: State) {
+    STATE.with(|cell| cell.set(Some(state)));
 }
 
 fn default_depth() -> u32 {
@@ -154,6 +168,100 @@ pub fn input_buffer(len: u32) -> u32 {
 #[must_use]
 pub fn input_capacity() -> u32 {
     with_state(|s| s.input.len() as u32)
+}
+
+/// Address of a buffer for `len` UTF-16 code units (aligned to 2), where JavaScript
+/// writes a string's units for [`from_utf16`]; the address may change when it grows.
+#[wasm_bindgen(js_name = input16Buffer)]
+#[must_use]
+pub fn input16_buffer(len: u32) -> u32 {
+    with_state(|s| {
+        if s.input16.len() < len as usize {
+            s.input16.resize(len as usize, 0);
+        }
+        s.input16.as_mut_ptr() as usize as u32
+    })
+}
+
+/// Transcodes the first `len` units of the UTF-16 buffer into the input buffer as UTF-8
+/// and returns the byte length for [`canonicalize`]; `u32::MAX` when the units hold an
+/// unpaired surrogate (JavaScript then reports it with its position) or `len` is beyond
+/// the buffer. The input buffer keeps at least `3 * len` bytes (the worst case).
+#[wasm_bindgen(js_name = fromUtf16)]
+#[must_use]
+pub fn from_utf16(len: u32) -> u32 {
+    with_state(|s| {
+        let Some(src) = s.input16.get(..len as usize) else {
+            return u32::MAX;
+        };
+        let need = src.len().saturating_mul(3);
+        if s.input.len() < need {
+            s.input.resize(need, 0);
+        }
+        utf16_to_utf8(src, &mut s.input).map_or(u32::MAX, |n| n as u32)
+    })
+}
+
+/// Writes the UTF-8 of `src` at the start of `dst` (at least three bytes per unit) and
+/// returns its length; `None` for an unpaired surrogate. Runs of sixteen ASCII units
+/// are narrowed at once.
+fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> Option<usize> {
+    let mut o = 0;
+    let mut rest = src;
+    loop {
+        while let Some((chunk, tail)) = rest.split_first_chunk::<16>() {
+            if chunk.iter().fold(0, |a, &u| a | u) & 0xFF80 != 0 {
+                break;
+            }
+            dst.get_mut(o..o + 16)?
+                .copy_from_slice(&chunk.map(|u| u as u8));
+            o += 16;
+            rest = tail;
+        }
+        // Unit by unit until the next ASCII one (CJK text stays here).
+        loop {
+            let Some((&u, tail)) = rest.split_first() else {
+                return Some(o);
+            };
+            rest = tail;
+            match u {
+                0..=0x7F => {
+                    *dst.get_mut(o)? = u as u8;
+                    o += 1;
+                    break;
+                }
+                0x80..=0x7FF => {
+                    dst.get_mut(o..o + 2)?
+                        .copy_from_slice(&[0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8]);
+                    o += 2;
+                }
+                0xD800..=0xDBFF => {
+                    let (&v, tail) = rest.split_first()?;
+                    if !(0xDC00..=0xDFFF).contains(&v) {
+                        return None;
+                    }
+                    rest = tail;
+                    let c = 0x1_0000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(v) - 0xDC00);
+                    dst.get_mut(o..o + 4)?.copy_from_slice(&[
+                        0xF0 | (c >> 18) as u8,
+                        0x80 | ((c >> 12) & 0x3F) as u8,
+                        0x80 | ((c >> 6) & 0x3F) as u8,
+                        0x80 | (c & 0x3F) as u8,
+                    ]);
+                    o += 4;
+                }
+                0xDC00..=0xDFFF => return None,
+                _ => {
+                    dst.get_mut(o..o + 3)?.copy_from_slice(&[
+                        0xE0 | (u >> 12) as u8,
+                        0x80 | ((u >> 6) & 0x3F) as u8,
+                        0x80 | (u & 0x3F) as u8,
+                    ]);
+                    o += 3;
+                }
+            }
+        }
+    }
 }
 
 /// Whether the first `len` input bytes hold U+FFFD (`EF BF BD`): what `encodeInto` writes
@@ -230,51 +338,72 @@ pub fn output16_len() -> u32 {
 /// writer's output); ASCII runs are widened 16 bytes at a time. A truncated sequence
 /// (impossible for valid UTF-8) becomes U+FFFD rather than a panic.
 fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
-    const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
     dst.clear();
-    // UTF-16 never needs more units than UTF-8 has bytes.
-    dst.reserve(src.len());
+    // UTF-16 never needs more units than UTF-8 has bytes. Written through a slice and a
+    // local index (pushing would reload the vector's length around every store).
+    dst.resize(src.len(), 0);
+    let n = utf8_to_utf16_in(src, dst);
+    dst.truncate(n);
+}
+
+/// [`utf8_to_utf16`] into `dst` (at least `src.len()` units); returns the units written.
+fn utf8_to_utf16_in(src: &[u8], dst: &mut [u16]) -> usize {
+    let mut o = 0;
     let mut rest = src;
     loop {
         while let Some((chunk, tail)) = rest.split_first_chunk::<16>() {
-            if u128::from_le_bytes(*chunk) & HIGH != 0 {
+            if chunk.iter().fold(0, |a, &b| a | b) & 0x80 != 0 {
                 break;
             }
-            dst.extend_from_slice(&chunk.map(u16::from));
+            let Some(d) = dst.get_mut(o..o + 16) else {
+                return o;
+            };
+            d.copy_from_slice(&chunk.map(u16::from));
+            o += 16;
             rest = tail;
         }
         // Character by character until the next ASCII byte (CJK text stays here).
         loop {
-            let (unit, tail) = match *rest {
-                [] => return,
-                [b, ref tail @ ..] if b < 0x80 => {
-                    dst.push(u16::from(b));
-                    rest = tail;
-                    break;
-                }
+            let (unit, tail, ascii) = match *rest {
+                [] => return o,
+                [b, ref tail @ ..] if b < 0x80 => (u16::from(b), tail, true),
                 [b, c1, c2, ref tail @ ..] if b & 0xF0 == 0xE0 => (
                     (u16::from(b & 0x0F) << 12)
                         | (u16::from(c1 & 0x3F) << 6)
                         | u16::from(c2 & 0x3F),
                     tail,
+                    false,
                 ),
-                [b, c1, ref tail @ ..] if b & 0xE0 == 0xC0 => {
-                    ((u16::from(b & 0x1F) << 6) | u16::from(c1 & 0x3F), tail)
-                }
+                [b, c1, ref tail @ ..] if b & 0xE0 == 0xC0 => (
+                    (u16::from(b & 0x1F) << 6) | u16::from(c1 & 0x3F),
+                    tail,
+                    false,
+                ),
                 [b, c1, c2, c3, ref tail @ ..] if b & 0xF8 == 0xF0 => {
                     let cp = (u32::from(b & 0x07) << 18)
                         | (u32::from(c1 & 0x3F) << 12)
                         | (u32::from(c2 & 0x3F) << 6)
                         | u32::from(c3 & 0x3F);
                     let c = cp.wrapping_sub(0x1_0000);
-                    dst.push(0xD800 | ((c >> 10) & 0x3FF) as u16);
-                    (0xDC00 | (c & 0x3FF) as u16, tail)
+                    let Some(d) = dst.get_mut(o) else {
+                        return o;
+                    };
+                    *d = 0xD800 | ((c >> 10) & 0x3FF) as u16;
+                    o += 1;
+                    (0xDC00 | (c & 0x3FF) as u16, tail, false)
                 }
                 // Not UTF-8 (the canonical writer never makes this): U+FFFD, no panic.
-                [_, ref tail @ ..] => (0xFFFD, tail),
+                [_, ref tail @ ..] => (0xFFFD, tail, false),
             };
-            dst.push(unit);
+            let Some(d) = dst.get_mut(o) else {
+                return o;
+            };
+            *d = unit;
+            o += 1;
             rest = tail;
+            if ascii {
+                break;
+            }
         }
     }
 }
@@ -327,6 +456,7 @@ pub fn output_len() -> u32 {
 pub fn release() {
     with_state(|s| {
         s.input = Vec::new();
+        s.input16 = Vec::new();
         s.output = Vec::new();
         s.output16 = Vec::new();
         s.canon = Canonicalizer::new(options(s.key.0, s.key.1));
@@ -477,6 +607,50 @@ mod tests {
         // Truncated input (not valid UTF-8) gives U+FFFD instead of panicking.
         utf8_to_utf16(b"ab\xE6\x97", &mut dst);
         assert_eq!(dst, [0x61, 0x62, 0xFFFD, 0xFFFD]);
+    }
+
+    #[test]
+    fn utf16_input_is_transcoded_as_std_does() {
+        let texts = [
+            "",
+            "a",
+            "{\"a\":1}",
+            "é€😀x",
+            "abcdefghé€😀ijklmnopqrstuvwxyz0123",
+            "日本語のテキスト、もっと長いabcdefgh",
+        ];
+        for text in texts {
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let mut dst = vec![0; 3 * units.len()];
+            let n = utf16_to_utf8(&units, &mut dst);
+            assert_eq!(n.map(|n| &dst[..n]), Some(text.as_bytes()), "{text}");
+        }
+        // Unpaired surrogates anywhere: high at the end, high before a non-low, low alone,
+        // reversed pair, inside and after an ASCII run of eight.
+        let lone: [&[u16]; 6] = [
+            &[0x61, 0xD800],
+            &[0xD800, 0x61],
+            &[0xDC00],
+            &[0xDC00, 0xD800],
+            &[0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0xDFFF, 0x61],
+            &[0xD83D, 0xDE00, 0xD83D],
+        ];
+        for units in lone {
+            let mut dst = vec![0; 3 * units.len()];
+            assert_eq!(utf16_to_utf8(units, &mut dst), None, "{units:x?}");
+        }
+        // Through the exported functions, with the buffers grown and reused.
+        for text in texts.iter().chain(&["x".repeat(1000).as_str(), "ü"]) {
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let _ = input16_buffer(units.len() as u32);
+            with_state(|s| s.input16[..units.len()].copy_from_slice(&units));
+            let n = from_utf16(units.len() as u32);
+            assert_eq!(
+                with_state(|s| s.input[..n as usize].to_vec()),
+                text.as_bytes()
+            );
+        }
+        assert_eq!(from_utf16(u32::MAX), u32::MAX);
     }
 
     #[test]
