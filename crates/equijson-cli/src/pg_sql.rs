@@ -87,44 +87,42 @@ pub(crate) fn run_install(a: &InstallArgs) -> Status {
             }
         };
     }
-    let target = match given_server(a.conn.database_url.as_deref()) {
-        Ok(t) => t,
-        Err(s) => return s,
-    };
-    let result = target
-        .connect()
-        .and_then(|mut c| canonical_sql::install(&mut c, &a.schema));
-    match result {
-        Ok(()) => {
-            eprintln!(
-                "equijson: installed {}.equijson_canonical(jsonb) on {}",
-                canonical_sql::quote_ident(&a.schema),
-                target.describe()
-            );
-            Status::Success
-        }
-        Err(e) => {
-            eprintln!("equijson: error: {}", target.scrub(&e.to_string()));
-            Status::Environment
-        }
-    }
+    on_given_server(
+        a.conn.database_url.as_deref(),
+        |c| canonical_sql::install(c, &a.schema),
+        &format!(
+            "installed {}.equijson_canonical(jsonb)",
+            canonical_sql::quote_ident(&a.schema)
+        ),
+    )
 }
 
 pub(crate) fn run_uninstall(a: &UninstallArgs) -> Status {
-    let target = match given_server(a.conn.database_url.as_deref()) {
+    on_given_server(
+        a.conn.database_url.as_deref(),
+        |c| canonical_sql::uninstall(c, &a.schema),
+        &format!(
+            "removed the equijson_canonical functions from schema {}",
+            canonical_sql::quote_ident(&a.schema)
+        ),
+    )
+}
+
+/// Connects to the server the user named, runs `op`, and reports `done` (with the server)
+/// or the error (password scrubbed) on stderr.
+fn on_given_server(
+    url: Option<&str>,
+    op: impl FnOnce(&mut equijson_pg::postgres::Client) -> Result<(), equijson_pg::PgError>,
+    done: &str,
+) -> Status {
+    let target = match given_server(url) {
         Ok(t) => t,
         Err(s) => return s,
     };
-    let result = target
-        .connect()
-        .and_then(|mut c| canonical_sql::uninstall(&mut c, &a.schema));
+    let result = target.connect().and_then(|mut c| op(&mut c));
     match result {
         Ok(()) => {
-            eprintln!(
-                "equijson: removed the equijson_canonical functions from schema {} on {}",
-                canonical_sql::quote_ident(&a.schema),
-                target.describe()
-            );
+            eprintln!("equijson: {done} on {}", target.describe());
             Status::Success
         }
         Err(e) => {

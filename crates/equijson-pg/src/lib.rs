@@ -39,5 +39,8 @@ pub mod wire;
 pub use cluster::{ClusterError, EphemeralCluster};
 pub use connect::{PgError, Target};
 pub use equijson::live::ScanReport;
+/// The `postgres` client crate this runner is built on (its `Client` is what
+/// [`connect::connect`] returns).
+pub use postgres;
 pub use roundtrip::{RoundtripOptions, RoundtripReport, roundtrip};
 pub use scan::{ScanOptions, scan};

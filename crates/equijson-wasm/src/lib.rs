@@ -315,7 +315,10 @@ fn jsonb_json(text: &js_sys::JsString) -> serde_json::Value {
     match equijson::jsonb::normalize(utf8.as_bytes(), &options) {
         Ok(t) => serde_json::json!({ "ok": t }),
         Err(e) => {
-            let (line, column) = e.offset().map(|o| line_column(utf8.as_bytes(), o)).unzip();
+            let (line, column) = e
+                .offset()
+                .map(|o| equijson::line_column(utf8.as_bytes(), o))
+                .unzip();
             serde_json::json!({ "error": {
                 "code": e.code(),
                 "message": e.message(),
@@ -325,21 +328,6 @@ fn jsonb_json(text: &js_sys::JsString) -> serde_json::Value {
             }})
         }
     }
-}
-
-/// 1-based line and column (in characters) of byte `offset`.
-fn line_column(text: &[u8], offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = before.split(|&b| b == b'\n').count();
-    let column = 1 + before[line_start..]
-        .iter()
-        .filter(|&&b| (b & 0xC0) != 0x80)
-        .count();
-    (line, column)
 }
 
 fn report_json(report: &equijson::decode::Report) -> serde_json::Value {

@@ -191,17 +191,7 @@ impl Error {
     #[cold]
     pub(crate) fn at(kind: ErrorKind, input: &[u8], offset: usize) -> Self {
         let offset = offset.min(input.len());
-        let before = &input[..offset];
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let line = before.split(|&b| b == b'\n').count();
-        // Count characters, not bytes: every byte that is not a UTF-8 continuation byte.
-        let column = 1 + before[line_start..]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count();
+        let (line, column) = line_column(input, offset);
         Self::new(
             kind,
             Some(Location::Text {
@@ -345,4 +335,22 @@ impl fmt::Display for DisplayChar {
             write!(f, "'{c}'")
         }
     }
+}
+
+/// The 1-based line and column of byte `offset` in `input`, as [`Error`] reports them:
+/// lines end at `\n`, and the column counts characters (bytes that are not UTF-8
+/// continuation bytes), not bytes. An offset past the end counts as the end.
+#[must_use]
+pub fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
+    let before = &input[..offset.min(input.len())];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.split(|&b| b == b'\n').count();
+    let column = 1 + before[line_start..]
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count();
+    (line, column)
 }

@@ -49,7 +49,7 @@ mod string;
 
 pub use canon::Canonicalizer;
 pub use document::{Document, Kind, ValueRef};
-pub use error::{Error, ErrorKind, Location, Result};
+pub use error::{Error, ErrorKind, Location, Result, line_column};
 pub use number::format_f64;
 pub use options::{DEFAULT_MAX_DEPTH, InexactNumbers, NegativeZero, Noncharacters, Options};
 pub use ser::{to_canonical_string, to_canonical_vec, to_canonical_vec_with};
