@@ -22,7 +22,11 @@ Connection: --database-url URL (postgresql://user:pass@host:port/db or libpq key
 else DATABASE_URL, else an ephemeral cluster (initdb + pg_ctl from PATH or
 `pg_config --bindir`, a temporary data directory, a private unix socket and a free port,
 run as an unprivileged user when started as root; removed at exit and on Ctrl-C).
-The server and version used are printed on stderr. The password is never printed.
+TLS as libpq: sslmode=disable|allow|prefer (default)|require|verify-ca|verify-full and
+sslrootcert=PATH.pem|system in the URL (or PGSSLMODE / PGSSLROOTCERT); verify-* check the
+server certificate against sslrootcert (default ~/.postgresql/root.crt). Unix sockets never
+use TLS. The server, version and TLS used are printed on stderr. The password is never
+printed.
 
 Exit codes:
   0  nothing diverges
@@ -174,8 +178,10 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
             c.describe()
         ),
         None => eprintln!(
-            "equijson: server: {} (PostgreSQL {version})",
-            target.describe()
+            "equijson: server: {} (PostgreSQL {version}; {}, sslmode={})",
+            target.describe(),
+            equijson_pg::connect::tls_summary(&mut client),
+            target.config().tls().mode.name()
         ),
     }
     Ok(target)

@@ -187,6 +187,24 @@ fn environment_errors_exit_2_without_the_password() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(!text(&o).contains(cluster.password()), "{}", text(&o));
+    // The server line says how the connection is secured (this server offers no TLS).
+    assert!(text(&o).contains("no TLS, sslmode=prefer)"), "{}", text(&o));
+    for (params, needle) in [
+        (
+            "?sslmode=verify-full&sslrootcert=/nonexistent/root.pem",
+            "TLS: sslrootcert /nonexistent/root.pem: No such file",
+        ),
+        ("?sslmode=sometimes", "invalid sslmode \"sometimes\""),
+        ("?sslmode=require", "server does not support TLS"),
+    ] {
+        let o = run(
+            &["pg", "scan", "--table", "contacts", "--column", "doc"],
+            &format!("{good}{params}"),
+        );
+        assert_eq!(o.status.code(), Some(2), "{params}: {}", text(&o));
+        assert!(text(&o).contains(needle), "{params}: {}", text(&o));
+        assert!(!text(&o).contains(cluster.password()), "{}", text(&o));
+    }
 
     let o = run(
         &["pg", "scan", "--table", "contacts", "--column", "doc"],

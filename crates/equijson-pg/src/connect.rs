@@ -6,6 +6,7 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use crate::cluster::{ClusterError, EphemeralCluster};
+use crate::tls::{RootCerts, SslMode, TlsSettings, split_tls_params};
 
 /// The environment variable read when no URL is given.
 pub const DATABASE_URL_ENV: &str = "DATABASE_URL";
@@ -68,11 +69,120 @@ pub enum PgError {
     /// Invalid arguments (shard spec, key, ...).
     #[error("{0}")]
     Usage(String),
+    /// The TLS settings cannot be used (root certificate file missing or unreadable).
+    #[error("TLS: {0}")]
+    Tls(String),
+}
+
+/// Connection settings: the driver's, plus the TLS settings it cannot hold itself
+/// (`sslmode=verify-ca|verify-full`, `sslrootcert`; see [`crate::tls`]).
+///
+/// Parse one from a `postgresql://` URL or a libpq `key=value` string, or convert a
+/// `postgres::Config` (its `sslmode` is kept: `disable`, `prefer` or `require`).
+#[derive(Clone)]
+pub struct ConnectConfig {
+    pg: postgres::Config,
+    tls: TlsSettings,
+}
+
+impl std::fmt::Debug for ConnectConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConnectConfig")
+            .field("server", &describe_config(&self.pg))
+            .field("tls", &self.tls)
+            .finish()
+    }
+}
+
+impl ConnectConfig {
+    /// Driver settings with explicit TLS settings (the driver's `sslmode` is set to match).
+    #[must_use]
+    pub fn new(mut pg: postgres::Config, tls: TlsSettings) -> Self {
+        pg.ssl_mode(tls.driver_mode());
+        Self { pg, tls }
+    }
+
+    /// The driver's settings.
+    #[must_use]
+    pub fn pg(&self) -> &postgres::Config {
+        &self.pg
+    }
+
+    /// The driver's settings, to change (e.g. a statement timeout in `options`).
+    pub fn pg_mut(&mut self) -> &mut postgres::Config {
+        &mut self.pg
+    }
+
+    /// The TLS settings.
+    #[must_use]
+    pub fn tls(&self) -> &TlsSettings {
+        &self.tls
+    }
+
+    /// The password, when one is set (to scrub it from messages).
+    #[must_use]
+    pub fn password(&self) -> Option<String> {
+        self.pg
+            .get_password()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+    }
+}
+
+impl From<postgres::Config> for ConnectConfig {
+    fn from(pg: postgres::Config) -> Self {
+        let mode = match pg.get_ssl_mode() {
+            postgres::config::SslMode::Disable => SslMode::Disable,
+            postgres::config::SslMode::Require => SslMode::Require,
+            _ => SslMode::Prefer,
+        };
+        Self::new(
+            pg,
+            TlsSettings {
+                mode,
+                root_cert: None,
+            },
+        )
+    }
+}
+
+impl From<&postgres::Config> for ConnectConfig {
+    fn from(pg: &postgres::Config) -> Self {
+        Self::from(pg.clone())
+    }
+}
+
+impl From<&ConnectConfig> for ConnectConfig {
+    fn from(c: &ConnectConfig) -> Self {
+        c.clone()
+    }
+}
+
+impl std::str::FromStr for ConnectConfig {
+    type Err = PgError;
+
+    /// Parses a URL or `key=value` string, `sslmode` and `sslrootcert` included. The
+    /// environment is not read (see [`Target::from_url`] for `PGSSLMODE`).
+    fn from_str(url: &str) -> Result<Self, PgError> {
+        let password = password_in_url(url);
+        let bad = |m: String| PgError::BadUrl(scrub(&m, password.as_deref()));
+        let split = split_tls_params(url).map_err(bad)?;
+        let pg: postgres::Config = split
+            .rest
+            .parse()
+            .map_err(|e: postgres::Error| bad(e.to_string()))?;
+        Ok(Self::new(
+            pg,
+            TlsSettings {
+                mode: split.mode.unwrap_or_default(),
+                root_cert: split.root_cert,
+            },
+        ))
+    }
 }
 
 /// The server a runner talks to: a given URL or an ephemeral cluster it owns.
 pub struct Target {
-    config: postgres::Config,
+    config: ConnectConfig,
     password: Option<String>,
     cluster: Option<EphemeralCluster>,
 }
@@ -102,20 +212,38 @@ impl Target {
         }
     }
 
-    /// From a `postgresql://` URL or a libpq `key=value` string.
+    /// From a `postgresql://` URL or a libpq `key=value` string. `sslmode` and
+    /// `sslrootcert` work as in libpq (see [`crate::tls`]); when the string sets neither,
+    /// `PGSSLMODE` and `PGSSLROOTCERT` are read, as libpq does.
     ///
     /// # Errors
     /// [`PgError::BadUrl`] when it does not parse (the message does not quote the URL).
     pub fn from_url(url: &str) -> Result<Self, PgError> {
-        let mut config: postgres::Config = url.parse().map_err(|e: postgres::Error| {
-            PgError::BadUrl(scrub(&e.to_string(), password_in_url(url).as_deref()))
-        })?;
-        if config.get_application_name().is_none() {
-            config.application_name("equijson");
+        let mut config: ConnectConfig = url.parse()?;
+        let explicit = split_tls_params(url).map_err(PgError::BadUrl)?;
+        if explicit.mode.is_none()
+            && let Some(m) = std::env::var("PGSSLMODE").ok().filter(|m| !m.is_empty())
+        {
+            let mode =
+                SslMode::parse(&m).map_err(|e| PgError::BadUrl(format!("PGSSLMODE: {e}")))?;
+            config.tls.mode = mode;
+            config.pg.ssl_mode(config.tls.driver_mode());
         }
-        let password = config
-            .get_password()
-            .map(|p| String::from_utf8_lossy(p).into_owned());
+        if explicit.root_cert.is_none()
+            && let Some(r) = std::env::var("PGSSLROOTCERT")
+                .ok()
+                .filter(|r| !r.is_empty())
+        {
+            config.tls.root_cert = Some(if r == "system" {
+                RootCerts::System
+            } else {
+                RootCerts::File(r.into())
+            });
+        }
+        if config.pg.get_application_name().is_none() {
+            config.pg.application_name("equijson");
+        }
+        let password = config.password();
         Ok(Self {
             config,
             password,
@@ -127,7 +255,7 @@ impl Target {
     #[must_use]
     pub fn ephemeral(cluster: EphemeralCluster) -> Self {
         Self {
-            config: cluster.config(),
+            config: cluster.config().into(),
             password: None,
             cluster: Some(cluster),
         }
@@ -135,10 +263,9 @@ impl Target {
 
     /// From connection settings.
     #[must_use]
-    pub fn from_config(config: postgres::Config) -> Self {
-        let password = config
-            .get_password()
-            .map(|p| String::from_utf8_lossy(p).into_owned());
+    pub fn from_config(config: impl Into<ConnectConfig>) -> Self {
+        let config = config.into();
+        let password = config.password();
         Self {
             config,
             password,
@@ -148,7 +275,7 @@ impl Target {
 
     /// The connection settings.
     #[must_use]
-    pub fn config(&self) -> &postgres::Config {
+    pub fn config(&self) -> &ConnectConfig {
         &self.config
     }
 
@@ -166,7 +293,7 @@ impl Target {
     /// `host:port/dbname as user`, never the password.
     #[must_use]
     pub fn describe(&self) -> String {
-        describe_config(&self.config)
+        describe_config(&self.config.pg)
     }
 
     /// Opens a connection.
@@ -212,19 +339,35 @@ pub fn describe_config(config: &postgres::Config) -> String {
     s
 }
 
-/// Connects with `config` (no TLS).
+/// Connects with `config`: TLS as its `sslmode` says (never over a Unix-domain socket).
 ///
 /// # Errors
-/// [`PgError::Unreachable`] or [`PgError::Auth`], never quoting the password.
-pub fn connect(config: &postgres::Config) -> Result<Client, PgError> {
+/// [`PgError::Unreachable`] or [`PgError::Auth`], never quoting the password;
+/// [`PgError::Tls`] when the trusted roots cannot be loaded.
+pub fn connect(config: impl Into<ConnectConfig>) -> Result<Client, PgError> {
+    let ConnectConfig {
+        pg: mut config,
+        tls,
+    } = config.into();
     let password = config
         .get_password()
         .map(|p| String::from_utf8_lossy(p).into_owned());
-    let mut config = config.clone();
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(std::time::Duration::from_secs(10));
     }
-    config.connect(NoTls).map_err(|e| {
+    let all_unix = config
+        .get_hosts()
+        .iter()
+        .all(|h| matches!(h, postgres::config::Host::Unix(_)));
+    let result = if tls.mode == SslMode::Disable || all_unix {
+        // libpq never uses TLS on a Unix-domain socket, whatever sslmode says.
+        config.ssl_mode(postgres::config::SslMode::Disable);
+        config.connect(NoTls)
+    } else {
+        let rustls = tls.client_config().map_err(PgError::Tls)?;
+        config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(rustls))
+    };
+    result.map_err(|e| {
         let target = describe_config(&config);
         let message = scrub(&error_text(&e), password.as_deref());
         match e.code() {
@@ -238,6 +381,31 @@ pub fn connect(config: &postgres::Config) -> Result<Client, PgError> {
             _ => PgError::Unreachable { target, message },
         }
     })
+}
+
+/// How a connection is secured, as the server sees it: `TLSv1.3 TLS_AES_256_GCM_SHA384`,
+/// or `no TLS`.
+#[must_use]
+pub fn tls_summary(client: &mut Client) -> String {
+    client
+        .query_opt(
+            "SELECT version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid() AND ssl",
+            &[],
+        )
+        .ok()
+        .flatten()
+        .map_or_else(
+            || "no TLS".to_owned(),
+            |r| {
+                let version: Option<String> = r.get(0);
+                let cipher: Option<String> = r.get(1);
+                format!(
+                    "{} {}",
+                    version.unwrap_or_default(),
+                    cipher.unwrap_or_default()
+                )
+            },
+        )
 }
 
 /// The full text of a driver error: the server's message with detail, or the chain of causes.

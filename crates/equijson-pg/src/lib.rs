@@ -22,7 +22,8 @@
 //!
 //! [`connect::Target::from_url_or_env`] takes `--database-url`, else `DATABASE_URL`, else
 //! starts an ephemeral cluster. [`connect::connect`] classifies failures (unreachable,
-//! bad credentials) and never shows the password.
+//! bad credentials) and never shows the password. TLS follows libpq's `sslmode` and
+//! `sslrootcert` (`verify-full` included), on rustls: see [`tls`].
 
 #![forbid(unsafe_code)]
 
@@ -34,10 +35,11 @@ pub mod roundtrip;
 pub mod scan;
 pub mod seed;
 pub mod sql_scan;
+pub mod tls;
 pub mod wire;
 
 pub use cluster::{ClusterError, EphemeralCluster};
-pub use connect::{PgError, Target};
+pub use connect::{ConnectConfig, PgError, Target};
 pub use equijson::live::ScanReport;
 /// The `postgres` client crate this runner is built on (its `Client` is what
 /// [`connect::connect`] returns).

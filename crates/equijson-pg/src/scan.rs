@@ -13,7 +13,7 @@ use equijson::decode::Report;
 use equijson::live::{self, ColumnKind, ScanReport};
 use postgres::Client;
 
-use crate::connect::{PgError, classify, connect};
+use crate::connect::{ConnectConfig, PgError, classify, connect};
 
 /// Opens the read-only, repeatable-read transaction the whole scan runs in (the count at
 /// start and the rows streamed see one snapshot; `--where` cannot write).
@@ -182,17 +182,16 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
 /// # Errors
 /// See above.
 pub fn scan_with(
-    config: &postgres::Config,
+    config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
     dto: &str,
     check: &(dyn Fn(&[u8]) -> Report + Sync),
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ScanReport, PgError> {
-    let password = config
-        .get_password()
-        .map(|p| String::from_utf8_lossy(p).into_owned());
+    let config = config.into();
+    let password = config.password();
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
-    let mut client = connect(config)?;
+    let mut client = connect(&config)?;
     client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
     let plan = plan(&mut client, opts)?;
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
@@ -246,7 +245,8 @@ pub fn scan_with(
 /// ```no_run
 /// #[derive(serde::Deserialize, serde::Serialize)]
 /// struct Order { id: u64, total: String }
-/// let config: postgres::Config = "host=/tmp user=me dbname=shop".parse()?;
+/// // A URL or key=value string; sslmode=verify-full and sslrootcert work as in libpq.
+/// let config: equijson_pg::connect::ConnectConfig = "host=/tmp user=me dbname=shop".parse()?;
 /// let opts = equijson_pg::scan::ScanOptions { table: "orders".into(), column: "doc".into(), ..Default::default() };
 /// let report = equijson_pg::scan::<Order>(&config, &opts, &[])?;
 /// assert!(report.complete && report.divergences == 0, "{}", report.render());
@@ -256,7 +256,7 @@ pub fn scan_with(
 /// # Errors
 /// As [`scan_with`].
 pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
-    config: &postgres::Config,
+    config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
     accepts: equijson::decode::Accepts,
 ) -> Result<ScanReport, PgError> {
@@ -276,13 +276,14 @@ pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
 /// # Errors
 /// As [`scan_with`]; the first error of any job.
 pub fn scan_parallel(
-    config: &postgres::Config,
+    config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
     jobs: u32,
     dto: &str,
     check: &(dyn Fn(&[u8]) -> Report + Sync),
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<ScanReport, PgError> {
+    let config = &config.into();
     if jobs <= 1 {
         return scan_with(config, opts, dto, check, &mut |r, t| progress(r, t));
     }

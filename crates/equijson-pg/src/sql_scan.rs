@@ -5,7 +5,7 @@ use postgres::fallible_iterator::FallibleIterator as _;
 use equijson::live::{EXAMPLES_PER_CLASS, Example, ScanReport};
 
 use crate::canonical_sql::{installed, quote_ident};
-use crate::connect::{PgError, classify, connect};
+use crate::connect::{ConnectConfig, PgError, classify, connect};
 use crate::scan::{BEGIN, ScanOptions, quote_table};
 
 /// The report class of a row where the SQL function and the Rust core disagree.
@@ -72,7 +72,7 @@ fn compare_row(raw: &[u8], sql: &str, show_values: bool) -> Option<String> {
 /// [`PgError`] when the functions are not installed, for a shard (not supported here), or
 /// when the server fails.
 pub fn compare(
-    config: &postgres::Config,
+    config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
     schema: &str,
     report: &mut ScanReport,

@@ -13,7 +13,7 @@ use equijson_pg::seed::seed_contacts;
 
 fn start() -> (EphemeralCluster, postgres::Client) {
     let cluster = EphemeralCluster::start().expect("start cluster");
-    let client = connect(&cluster.config()).expect("connect");
+    let client = connect(cluster.config()).expect("connect");
     (cluster, client)
 }
 

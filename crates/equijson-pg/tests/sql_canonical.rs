@@ -125,7 +125,7 @@ fn compare(label: &str, docs: &[String], outcomes: &[Outcome]) -> (usize, usize)
 
 fn start() -> (EphemeralCluster, postgres::Client) {
     let cluster = EphemeralCluster::start().expect("start cluster");
-    let mut client = connect(&cluster.config()).expect("connect");
+    let mut client = connect(cluster.config()).expect("connect");
     canonical_sql::install(&mut client, "public").expect("install");
     (cluster, client)
 }
