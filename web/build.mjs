@@ -86,7 +86,7 @@ const sizes = {
   page: {},
   pglite: { version: pgVersion, gzip: 0, bytes: 0 },
 };
-for (const f of ['index.html', 'app.js', 'style.css', 'props-worker.js', 'pg-worker.js', 'jscanon.js', 'pkg/equijson_wasm.js']) {
+for (const f of ['index.html', 'app.js', 'style.css', 'props-worker.js', 'pg-worker.js', 'runs.js', 'jscanon.js', 'pkg/equijson_wasm.js']) {
   sizes.page[f] = gz(path.join(out, f));
 }
 for (const f of ['pglite.wasm', 'pglite.data']) {

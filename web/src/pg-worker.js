@@ -4,29 +4,12 @@
 
 import init, { caseTexts, jsonbResult } from './pkg/equijson_wasm.js';
 import { PGlite } from './pglite/index.js';
+import { serveRuns } from './runs.js';
 
 const ready = init();
 let db = null;
 let opening = null;
-// The run in progress; a newer run or Stop makes older loops end at their next chunk.
-let active = 0;
-const post = (id, m) => self.postMessage({ ...m, runId: id });
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
-self.onmessage = async (ev) => {
-  const msg = ev.data;
-  if (msg.cmd === 'stop') {
-    if (active === msg.runId) active = -msg.runId;
-    return;
-  }
-  if (msg.cmd !== 'run') return;
-  active = msg.runId;
-  try {
-    await run(msg.runId, msg);
-  } catch (e) {
-    post(msg.runId, { type: 'pg-error', message: String(e && e.message ? e.message : e) });
-  }
-};
+const { post, tick, current } = serveRuns(run, 'pg-error');
 
 async function open(id) {
   if (db) return db;
@@ -52,7 +35,7 @@ async function open(id) {
 async function run(id, { seed, cases, dto, size }) {
   await ready;
   const pg = await open(id);
-  if (active !== id) return;
+  if (!current(id)) return;
   // One table per run, so a stopped run's last insert cannot land in the next run's table.
   const table = `cases_${id}`;
   await pg.exec(`drop table if exists ${table}; create table ${table} (i int primary key, doc jsonb)`);
@@ -82,7 +65,7 @@ async function run(id, { seed, cases, dto, size }) {
     }
     post(id, { type: 'progress', phase: 'pg', done: Math.min(start + CHUNK, cases), total: cases });
     await tick();
-    if (active !== id) {
+    if (!current(id)) {
       await pg.exec(`drop table if exists ${table}`);
       post(id, { type: 'stopped', phase: 'pg' });
       return;

@@ -3,31 +3,13 @@
 
 import init, { PropsRunner, caseTexts, canonicalResult } from './pkg/equijson_wasm.js';
 import { compareWithJs, POLICY_PROBES } from './jscanon.js';
+import { serveRuns } from './runs.js';
 
 const ready = init();
-// The run in progress; a newer run or Stop makes older loops end at their next chunk.
-let active = 0;
-const post = (id, m) => self.postMessage({ ...m, runId: id });
-
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
-self.onmessage = async (ev) => {
-  const msg = ev.data;
-  if (msg.cmd === 'stop') {
-    if (active === msg.runId) active = -msg.runId;
-    return;
-  }
-  if (msg.cmd !== 'run') return;
-  active = msg.runId;
-  try {
-    await ready;
-    await run(msg.runId, msg);
-  } catch (e) {
-    post(msg.runId, { type: 'error', message: String(e && e.message ? e.message : e) });
-  }
-};
+const { post, tick, current } = serveRuns(run, 'error');
 
 async function run(id, { seed, cases, dto, size }) {
+  await ready;
   const runner = new PropsRunner(seed, cases, dto || undefined, size);
   const t0 = performance.now();
   while (!runner.finished()) {
@@ -35,7 +17,7 @@ async function run(id, { seed, cases, dto, size }) {
     while (!runner.finished() && performance.now() - slice < 50) runner.step(1);
     post(id, { type: 'progress', phase: 'props', done: runner.done(), failed: runner.failed(), total: cases });
     await tick();
-    if (active !== id) {
+    if (!current(id)) {
       runner.free();
       post(id, { type: 'stopped', phase: 'props' });
       return;
@@ -54,7 +36,7 @@ async function run(id, { seed, cases, dto, size }) {
     texts.forEach((text, k) => tally(v8, start + k, text));
     post(id, { type: 'progress', phase: 'v8', done: Math.min(start + CHUNK, cases), total: cases });
     await tick();
-    if (active !== id) {
+    if (!current(id)) {
       post(id, { type: 'stopped', phase: 'v8' });
       return;
     }
