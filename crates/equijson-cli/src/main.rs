@@ -8,6 +8,7 @@ mod canon;
 mod decode;
 mod dtos;
 mod exit;
+mod gen_args;
 mod input;
 mod pg;
 mod pg_sql;

@@ -74,18 +74,8 @@ The `digest:` line equals the one of `equijson props` for the same arguments.";
 #[derive(Args, Debug)]
 #[command(after_help = ROUNDTRIP_HELP)]
 struct RoundtripArgs {
-    /// Seed (decimal or 0x-hex).
-    #[arg(long, value_name = "S", value_parser = parse_seed, default_value = "1")]
-    seed: u64,
-    /// Number of cases.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    cases: u64,
-    /// The DTO (see `equijson dtos`); default `value`.
-    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
-    dto: Option<String>,
-    /// Generator size parameter (as `equijson props --size`).
-    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u8).range(0..=32))]
-    size: u8,
+    #[command(flatten)]
+    gen_args: crate::gen_args::GenArgs,
     #[command(flatten)]
     conn: ConnArgs,
 }
@@ -150,11 +140,6 @@ struct ScanArgs {
     sql_canonical: Option<String>,
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
-    equijson::props::parse_seed(s)
-        .ok_or_else(|| "not a 64-bit unsigned seed (decimal or 0x-hex)".to_owned())
-}
-
 /// Runs `equijson pg ...`.
 pub(crate) fn run(args: &PgArgs) -> Status {
     match &args.command {
@@ -195,7 +180,8 @@ fn fail(e: &PgError) -> Status {
 }
 
 fn run_roundtrip(a: &RoundtripArgs) -> Status {
-    let spec = equijson::dto::find(a.dto.as_deref().unwrap_or("value"))
+    let g = &a.gen_args;
+    let spec = equijson::dto::find(g.dto.as_deref().unwrap_or("value"))
         .unwrap_or(&equijson::dto::catalogue()[0]);
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
@@ -208,13 +194,13 @@ fn run_roundtrip(a: &RoundtripArgs) -> Status {
     let tty = std::io::stderr().is_terminal();
     let started = Instant::now();
     let opts = RoundtripOptions {
-        seed: a.seed,
-        cases: a.cases,
-        size: usize::from(a.size),
+        seed: g.seed(),
+        cases: g.cases,
+        size: usize::from(g.size),
     };
     let result = roundtrip_dto(&mut client, spec, opts, &mut |done, failed| {
         if tty && done % 25 == 0 {
-            eprint!("\r{done}/{} cases, {failed} failed", a.cases);
+            eprint!("\r{done}/{} cases, {failed} failed", g.cases);
         }
     });
     if tty && started.elapsed().as_millis() > 0 {

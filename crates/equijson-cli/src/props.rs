@@ -28,39 +28,21 @@ Exit codes:
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct PropsArgs {
-    /// Seed (decimal or 0x-hex); default: from the clock, printed so the run can be repeated.
-    #[arg(long, value_name = "S", value_parser = parse_seed)]
-    seed: Option<u64>,
-
-    /// Number of cases.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    cases: u64,
-
-    /// The DTO whose documents are generated (see `equijson dtos`).
-    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
-    dto: Option<String>,
-
-    /// Size parameter of the generator: bounds the length of arrays, objects and repeated
-    /// DTO fields (0 to 32).
-    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u8).range(0..=32))]
-    size: u8,
+    #[command(flatten)]
+    gen_args: crate::gen_args::GenArgs,
 
     /// Show JSON pointers, kinds and lengths in diffs, but no values.
     #[arg(long)]
     redact: bool,
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
-    equijson::props::parse_seed(s)
-        .ok_or_else(|| "not a 64-bit unsigned seed (decimal or 0x-hex)".to_owned())
-}
-
 /// Runs `equijson props`.
 pub(crate) fn run(args: &PropsArgs) -> Status {
-    let dto = args.dto.as_deref().and_then(equijson::dto::find);
-    let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut cfg = PropsConfig::new(seed, args.cases, dto);
-    cfg.size = usize::from(args.size);
+    let g = &args.gen_args;
+    let dto = g.dto.as_deref().and_then(equijson::dto::find);
+    let seed = g.seed();
+    let mut cfg = PropsConfig::new(seed, g.cases, dto);
+    cfg.size = usize::from(g.size);
     cfg.redact = args.redact;
     let show_progress = std::io::stderr().is_terminal();
     let started = Instant::now();
@@ -68,7 +50,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     let outcome = run_props(&cfg, |done, failed| {
         if show_progress && last.elapsed() > Duration::from_millis(500) {
             last = Instant::now();
-            eprint!("\r{done}/{} cases, {failed} failed", args.cases);
+            eprint!("\r{done}/{} cases, {failed} failed", g.cases);
         }
     });
     if show_progress && started.elapsed() > Duration::from_millis(500) {
@@ -101,8 +83,8 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
         out,
         "replay: equijson props --seed {seed} --cases {} --size {}{}",
         f.case + 1,
-        args.size,
-        args.dto
+        g.size,
+        g.dto
             .as_deref()
             .map(|d| format!(" --dto {d}"))
             .unwrap_or_default()
@@ -118,10 +100,4 @@ fn one_line(doc: &str) -> String {
     } else {
         doc.to_owned()
     }
-}
-
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }
