@@ -163,7 +163,7 @@ fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         &opts,
         jobs,
         spec.name,
-        &|b| (spec.check)(b),
+        &|b| (spec.check_input)(b),
         &|_, _| {},
     )?;
     if !report.complete || report.divergences != 0 {

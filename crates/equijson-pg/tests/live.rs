@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use equijson::decode::check;
+use equijson::decode::{Input, check_input};
 use equijson::props::PropsConfig;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::{PgError, connect};
@@ -44,7 +44,7 @@ fn roundtrip_digest_matches_props_and_model_matches_server() {
 fn rejections_carry_the_predicted_sqlstate() {
     let (_cluster, mut client) = start();
     let mut session = Session::new(&mut client).expect("session");
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &[u8]| equijson::decode::check::<serde_json::Value>(b, &[]);
     // (input, SQLSTATE the server and the model give for jsonb, None when accepted)
     let table: &[(&str, Option<&str>)] = &[
         (r#"{"a":"\u0000"}"#, Some("22P05")),
@@ -124,7 +124,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
         &config,
         &full,
         "contact",
-        &|b| (spec.check)(b),
+        &|b| (spec.check_input)(b),
         &mut |_, _| {},
     )
     .expect("scan");
@@ -146,7 +146,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
         &config,
         &raw,
         "contact",
-        &|b| (spec.check)(b),
+        &|b| (spec.check_input)(b),
         &mut |_, _| {},
     )
     .expect("scan raw");
@@ -174,9 +174,13 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
     // Every value seen by every shard, by key hash and by heap block.
     for key in [Some("id"), None] {
         let seen: Mutex<HashMap<Vec<u8>, u32>> = Mutex::new(HashMap::new());
-        let record = |b: &[u8]| {
-            *seen.lock().expect("lock").entry(b.to_vec()).or_insert(0) += 1;
-            check::<serde_json::Value>(b, &[])
+        let record = |b: &Input<'_>| {
+            *seen
+                .lock()
+                .expect("lock")
+                .entry(b.text.to_vec())
+                .or_insert(0) += 1;
+            check_input::<serde_json::Value>(b, &[])
         };
         let n = 3;
         let mut reports = Vec::new();
@@ -223,7 +227,7 @@ fn scan_errors_are_clear() {
         )
         .expect("setup");
     let config = cluster.config();
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
     let run = |table: &str, column: &str, where_sql: Option<&str>| {
         let o = ScanOptions {
             table: table.into(),
@@ -279,7 +283,7 @@ fn statement_timeout_mid_scan_is_incomplete() {
         ),
         ..Default::default()
     };
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
     let report = scan_with(&config, &o, "value", &value, &mut |_, _| {})
         .expect("the count at start is fast");
     assert_eq!(report.rows_total, 400);
@@ -294,7 +298,7 @@ fn statement_timeout_mid_scan_is_incomplete() {
 
 #[test]
 fn json_rows_are_held_against_the_servers_jsonb_text() {
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
     let kind = equijson::live::ColumnKind::Json;
     let ok = equijson::live::check_row(
         kind,

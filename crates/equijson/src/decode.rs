@@ -15,6 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::diff::{Change, DiffStyle, cut, diff_texts, unencodable_change};
 
+mod record;
+pub mod reference;
+
 /// A way of turning JSON text into a typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DecodePath {
@@ -90,7 +93,7 @@ pub enum PathResult {
 }
 
 impl PathResult {
-    fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
+    pub(crate) fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
         match r {
             Ok(v) => match crate::ser::to_comparison_vec(&v) {
                 Ok(bytes) => Self::Decoded(bytes),
@@ -399,46 +402,139 @@ pub trait BorrowedDto {
 /// Decodes `input` into `T` through every [`DecodePath`] and classifies the results.
 #[must_use]
 pub fn check<T: DeserializeOwned + Serialize>(input: &[u8], accepts: Accepts) -> Report {
-    let value = serde_json::from_slice::<serde_json::Value>(input);
-    let dom = match &value {
-        Ok(v) => PathResult::of(serde_json::from_value::<T>(v.clone())),
-        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
-    };
-    let direct = PathResult::of(serde_json::from_slice::<T>(input));
-    let borrow = match &value {
-        Ok(v) => PathResult::of(T::deserialize(v)),
-        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
-    };
-    let (jsonb, canonical) = text_paths(input, |t| PathResult::of(serde_json::from_slice::<T>(t)));
-    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+    check_input::<T>(&Input::new(input), accepts)
 }
 
 /// Like [`check`], for DTOs that borrow from the input.
 #[must_use]
 pub fn check_borrowed<F: BorrowedDto>(input: &[u8], accepts: Accepts) -> Report {
-    let value = serde_json::from_slice::<serde_json::Value>(input);
-    let dom = PathResult::NotApplicable("from_value needs an owned (DeserializeOwned) type");
-    let direct = PathResult::of(serde_json::from_slice::<F::Of<'_>>(input));
-    let borrow = match &value {
-        Ok(v) => PathResult::of(F::Of::deserialize(v)),
-        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
-    };
-    let (jsonb, canonical) = text_paths(input, |t| {
-        PathResult::of(serde_json::from_slice::<F::Of<'_>>(t))
-    });
-    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+    check_borrowed_input::<F>(&Input::new(input), accepts)
 }
 
-/// The two paths that decode a transformed text: jsonb wire and canonical.
-fn text_paths(input: &[u8], decode: impl Fn(&[u8]) -> PathResult) -> (PathResult, PathResult) {
-    let jsonb = match crate::jsonb::to_wire(input, &crate::jsonb::JsonbOptions::default()) {
-        Ok(wire) => match crate::jsonb::wire_text(&wire) {
-            Ok(text) => decode(text),
-            Err(e) => PathResult::Failed(format!("jsonb wire: {e}")),
-        },
+/// A text to check, with what the caller already computed about it.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The JSON text.
+    pub text: &'a [u8],
+    /// `jsonb::normalize(text, &JsonbOptions::default())` when the caller has it already
+    /// (the live scan computes it for the model check); the jsonb path then reuses it.
+    /// It must be exactly that result: the report is then the same as without it.
+    pub jsonb: Option<&'a Result<String, crate::jsonb::JsonbError>>,
+}
+
+impl<'a> Input<'a> {
+    /// A text, nothing computed yet.
+    #[must_use]
+    pub fn new(text: &'a [u8]) -> Self {
+        Self { text, jsonb: None }
+    }
+
+    /// A text and its `jsonb::normalize` result (with the default options).
+    #[must_use]
+    pub fn with_jsonb(text: &'a [u8], jsonb: &'a Result<String, crate::jsonb::JsonbError>) -> Self {
+        Self {
+            text,
+            jsonb: Some(jsonb),
+        }
+    }
+}
+
+/// [`check`] with what the caller already knows about the text: the same [`Report`].
+///
+/// Each distinct piece of work is done once: the `Value` is parsed once and moved into
+/// `from_value` after `T::deserialize(&value)` has borrowed it (the clone the DOM path
+/// names is equal to it, so the result is the same); a path whose text is byte-identical
+/// to the input (jsonb text already normalized, input already canonical) reuses the direct
+/// path's result, since the same bytes decode the same way; and a decoded value is put in
+/// the comparison form only when no earlier path decoded a value that makes exactly the
+/// same serializer calls (compared by a recording: no formatting, no sorting).
+#[must_use]
+pub fn check_input<T: DeserializeOwned + Serialize>(input: &Input<'_>, accepts: Accepts) -> Report {
+    let text = input.text;
+    let mut res = Results::default();
+    let (dom, borrow) = match serde_json::from_slice::<serde_json::Value>(text) {
+        Ok(v) => {
+            let borrow = res.of(T::deserialize(&v));
+            let dom = res.of(serde_json::from_value::<T>(v));
+            (dom, borrow)
+        }
+        Err(e) => {
+            let m = format!("parsing into Value: {e}");
+            (PathResult::Failed(m.clone()), PathResult::Failed(m))
+        }
+    };
+    let direct = res.of(serde_json::from_slice::<T>(text));
+    let (jsonb, canonical) = text_paths(input, &direct, |t| res.of(serde_json::from_slice::<T>(t)));
+    classify(text, [dom, direct, borrow, jsonb, canonical], accepts)
+}
+
+/// [`check_borrowed`] with what the caller already knows about the text: the same [`Report`].
+#[must_use]
+pub fn check_borrowed_input<F: BorrowedDto>(input: &Input<'_>, accepts: Accepts) -> Report {
+    let text = input.text;
+    let mut res = Results::default();
+    let dom = PathResult::NotApplicable("from_value needs an owned (DeserializeOwned) type");
+    let direct = res.of(serde_json::from_slice::<F::Of<'_>>(text));
+    let borrow = match serde_json::from_slice::<serde_json::Value>(text) {
+        Ok(v) => res.of(F::Of::deserialize(&v)),
+        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
+    };
+    let (jsonb, canonical) = text_paths(input, &direct, |t| {
+        res.of(serde_json::from_slice::<F::Of<'_>>(t))
+    });
+    classify(text, [dom, direct, borrow, jsonb, canonical], accepts)
+}
+
+/// Path results of decoded values, each distinct value (by its serializer calls) put in
+/// the comparison form once.
+#[derive(Default)]
+struct Results {
+    /// Recording of a value -> its result.
+    known: Vec<(Vec<u8>, PathResult)>,
+    scratch: Vec<u8>,
+}
+
+impl Results {
+    fn of<T: Serialize, E: fmt::Display>(&mut self, r: Result<T, E>) -> PathResult {
+        let v = match r {
+            Ok(v) => v,
+            Err(e) => return PathResult::Failed(e.to_string()),
+        };
+        if !record::record(&v, &mut self.scratch) {
+            return PathResult::of::<T, E>(Ok(v));
+        }
+        if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == self.scratch) {
+            return known.clone();
+        }
+        let result = PathResult::of::<T, E>(Ok(v));
+        self.known
+            .push((std::mem::take(&mut self.scratch), result.clone()));
+        result
+    }
+}
+
+/// The two paths that decode a transformed text: jsonb wire and canonical. A text that is
+/// the input itself decodes as the direct path did.
+fn text_paths(
+    input: &Input<'_>,
+    direct: &PathResult,
+    mut decode: impl FnMut(&[u8]) -> PathResult,
+) -> (PathResult, PathResult) {
+    let computed;
+    let model = if let Some(m) = input.jsonb {
+        m
+    } else {
+        computed = crate::jsonb::normalize(input.text, &crate::jsonb::JsonbOptions::default());
+        &computed
+    };
+    // `jsonb::to_wire` is `0x01` + this text, and `wire_text` gives the text back.
+    let jsonb = match model {
+        Ok(t) if t.as_bytes() == input.text => direct.clone(),
+        Ok(t) => decode(t.as_bytes()),
         Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
     };
-    let canonical = match crate::canonicalize(input) {
+    let canonical = match crate::canonicalize(input.text) {
+        Ok(c) if c == input.text => direct.clone(),
         Ok(c) => decode(&c),
         Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
     };
@@ -469,7 +565,7 @@ fn changes_between(old: &PathResult, new: &PathResult) -> Vec<Change> {
     }
 }
 
-fn classify(input: &[u8], results: [PathResult; 5], accepts: Accepts) -> Report {
+pub(crate) fn classify(input: &[u8], results: [PathResult; 5], accepts: Accepts) -> Report {
     let outcomes: Vec<(DecodePath, PathResult)> =
         DecodePath::ALL.into_iter().zip(results).collect();
     let input_canonical =
