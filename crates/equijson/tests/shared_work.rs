@@ -105,6 +105,9 @@ fn value_spec() -> &'static DtoSpec {
     equijson::dto::find("value").expect("value DTO")
 }
 
+/// A scanned row: column type, binary form, text form.
+type Row<'a> = (ColumnKind, &'a [u8], Option<&'a [u8]>);
+
 #[derive(Default)]
 struct Tally {
     compared: usize,
@@ -174,7 +177,7 @@ fn live_row_check_gives_the_reference_findings() {
             let model = normalize(doc, &JsonbOptions::default());
             let wire = [&[1u8][..], doc].concat();
             let server_text = model.as_ref().ok().map(String::as_bytes);
-            let rows: [(ColumnKind, &[u8], Option<&[u8]>); 4] = [
+            let rows: [Row<'_>; 4] = [
                 (ColumnKind::Jsonb, &wire, Some(doc)),
                 (ColumnKind::Json, doc, server_text),
                 (ColumnKind::Json, doc, None),
