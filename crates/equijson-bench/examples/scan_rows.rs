@@ -57,6 +57,9 @@ fn main() -> Result<(), String> {
     ];
     for _ in 0..rounds {
         for (name, check) in checks {
+            if args.get(2).map(String::as_str) == Some("fast") && name == "reference" {
+                continue;
+            }
             let t = Instant::now();
             let mut findings = 0usize;
             for (w, d) in wire.iter().zip(&docs) {

@@ -5,7 +5,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{Accepts, BorrowedDto, PathResult, Report, classify};
+use super::{Accepts, BorrowedDto, PathResult, Report, classify, input_comparison_form};
 
 /// [`super::check`], computed path by path without sharing anything.
 #[must_use]
@@ -21,7 +21,11 @@ pub fn check<T: DeserializeOwned + Serialize>(input: &[u8], accepts: Accepts) ->
         Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
     };
     let (jsonb, canonical) = text_paths(input, |t| PathResult::of(serde_json::from_slice::<T>(t)));
-    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+    classify(
+        input_comparison_form(input),
+        [dom, direct, borrow, jsonb, canonical],
+        accepts,
+    )
 }
 
 /// [`super::check_borrowed`], computed path by path without sharing anything.
@@ -37,7 +41,11 @@ pub fn check_borrowed<F: BorrowedDto>(input: &[u8], accepts: Accepts) -> Report 
     let (jsonb, canonical) = text_paths(input, |t| {
         PathResult::of(serde_json::from_slice::<F::Of<'_>>(t))
     });
-    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+    classify(
+        input_comparison_form(input),
+        [dom, direct, borrow, jsonb, canonical],
+        accepts,
+    )
 }
 
 /// The two paths that decode a transformed text: jsonb wire and canonical.
