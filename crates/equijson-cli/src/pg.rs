@@ -243,6 +243,7 @@ fn run_scan(a: &ScanArgs) -> Status {
         shard: a.shard,
         show_values: a.show_values,
         threads: 0,
+        snapshot: None,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
     let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);

@@ -48,6 +48,39 @@ pub struct ScanOptions {
     pub show_values: bool,
     /// Threads checking rows while the connection streams them (0: one per core).
     pub threads: usize,
+    /// A snapshot exported by another transaction on the same server
+    /// (`pg_export_snapshot()`), read instead of a fresh one, so that several scans see
+    /// exactly the same data. `scan_parallel` sets it for its connections.
+    pub snapshot: Option<String>,
+}
+
+/// `SET TRANSACTION SNAPSHOT` for an exported snapshot id (hex digits and `-` only, as
+/// `pg_export_snapshot()` writes them; anything else is refused before it reaches SQL).
+///
+/// # Errors
+/// [`PgError::Usage`] for an id that is not of that form.
+pub fn set_snapshot_sql(id: &str) -> Result<String, PgError> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') {
+        return Err(PgError::Usage(format!(
+            "snapshot {id:?}: expected an id from pg_export_snapshot(), e.g. 00000003-0000001B-1"
+        )));
+    }
+    Ok(format!("SET TRANSACTION SNAPSHOT '{id}'"))
+}
+
+/// Exports the snapshot of a new read-only repeatable-read transaction on `client`, which
+/// must stay open while others import it.
+///
+/// # Errors
+/// [`PgError`] from the server.
+pub fn export_snapshot(client: &mut Client) -> Result<String, PgError> {
+    client
+        .batch_execute(BEGIN)
+        .map_err(|e| classify(&e, None))?;
+    client
+        .query_one("SELECT pg_export_snapshot()", &[])
+        .map(|r| r.get(0))
+        .map_err(|e| classify(&e, None))
 }
 
 /// Quotes an identifier: `"` doubled, the whole wrapped in `"`.
@@ -197,8 +230,12 @@ pub fn scan_with(
         .get_password()
         .map(|p| String::from_utf8_lossy(p).into_owned());
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
+    let set_snapshot = opts.snapshot.as_deref().map(set_snapshot_sql).transpose()?;
     let mut client = connect(config)?;
     client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
+    if let Some(sql) = &set_snapshot {
+        client.batch_execute(sql).map_err(|e| scrub(&e))?;
+    }
     let plan = plan(&mut client, opts)?;
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
@@ -276,7 +313,8 @@ pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
 }
 
 /// Runs `jobs` scans in parallel on `jobs` connections, each one shard of the requested
-/// slice, and merges their reports (one report, `complete` only if all are).
+/// slice, all reading one snapshot (exported by a transaction held open meanwhile, unless
+/// `opts.snapshot` names one), and merges their reports (one report, `complete` only if all are).
 ///
 /// # Errors
 /// As [`scan_with`]; the first error of any job.
@@ -301,6 +339,23 @@ pub fn scan_parallel(
     let n = n0
         .checked_mul(jobs)
         .ok_or_else(|| PgError::Usage("shard count times --jobs overflows".into()))?;
+    // One snapshot for every job: exported by a transaction held open until all are done
+    // (unless the caller gave one), so the slices add up to one consistent table.
+    let mut holder = None;
+    let snapshot = if let Some(id) = &opts.snapshot {
+        id.clone()
+    } else {
+        let password = config
+            .get_password()
+            .map(|p| String::from_utf8_lossy(p).into_owned());
+        let mut client = connect(config)?;
+        let id = export_snapshot(&mut client).map_err(|e| match e {
+            PgError::Server(m) => PgError::Server(crate::connect::scrub(&m, password.as_deref())),
+            e => e,
+        })?;
+        holder = Some(client);
+        id
+    };
     let done = std::sync::atomic::AtomicU64::new(0);
     let totals = std::sync::atomic::AtomicU64::new(0);
     let results: Vec<Result<ScanReport, PgError>> = std::thread::scope(|s| {
@@ -309,6 +364,7 @@ pub fn scan_parallel(
                 let mut o = opts.clone();
                 // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
                 o.shard = Some((k0 + n0 * j, n));
+                o.snapshot = Some(snapshot.clone());
                 let done = &done;
                 let totals = &totals;
                 s.spawn(move || {
@@ -335,6 +391,9 @@ pub fn scan_parallel(
             })
             .collect()
     });
+    if let Some(mut client) = holder {
+        let _ = client.batch_execute("COMMIT");
+    }
     let mut reports = Vec::new();
     for r in results {
         reports.push(r?);
