@@ -425,6 +425,9 @@ struct Batch {
     rows: Vec<[Option<Range<usize>>; 3]>,
     /// Per row, what the check found (filled by a checker).
     checked: Vec<CheckedRow>,
+    /// Pool batches held back while this one is large (one per `TOKEN_BYTES`), so that the
+    /// bytes in flight stay bounded when values are huge; returned to the pool with it.
+    extra: Vec<Batch>,
 }
 
 impl Batch {
@@ -440,6 +443,9 @@ const BATCH_BYTES: usize = 256 * 1024;
 const BATCHES_PER_CHECKER: usize = 3;
 /// A batch buffer grown beyond this by a huge value is given back after use.
 const KEEP_BUFFER: usize = 4 << 20;
+/// Bytes a pool batch stands for: a larger batch holds back one more per this many bytes,
+/// so at most about `in_flight × TOKEN_BYTES` of rows are buffered, whatever their size.
+const TOKEN_BYTES: usize = 4 << 20;
 
 enum Done {
     Checked(Batch),
@@ -500,7 +506,7 @@ fn stream(
         let reader_done = done_tx.clone();
         s.spawn(move || {
             let mut batches = 0u64;
-            let result = read_batches(reader, &free_rx, &work_tx, &mut batches);
+            let result = read_batches(reader, &free_rx, &work_tx, in_flight, &mut batches);
             drop(work_tx);
             let _ = reader_done.send(Done::End { batches, result });
         });
@@ -562,6 +568,9 @@ fn stream(
                     batch.buf = Vec::new();
                 }
                 if let Some(tx) = &free_tx {
+                    for extra in std::mem::take(&mut batch.extra) {
+                        let _ = tx.send(extra);
+                    }
                     let _ = tx.send(batch);
                 }
             }
@@ -587,6 +596,7 @@ fn read_batches(
     reader: postgres::CopyOutReader<'_>,
     free: &mpsc::Receiver<Batch>,
     work: &mpsc::SyncSender<Batch>,
+    in_flight: usize,
     batches: &mut u64,
 ) -> Result<(), StreamError> {
     let mut r = BufReader::with_capacity(256 * 1024, reader);
@@ -601,6 +611,11 @@ fn read_batches(
     // The recorder stopped (a check panicked): stop reading.
     let stopped = || StreamError::Format("scan stopped".into());
     let mut send = |mut full: Batch| -> Result<(), StreamError> {
+        // A large batch also holds pool batches for its size (this one counts as one).
+        let tokens = (full.buf.len() / TOKEN_BYTES).min(in_flight.saturating_sub(1));
+        while full.extra.len() < tokens {
+            full.extra.push(free.recv().map_err(|_| stopped())?);
+        }
         full.seq = *batches;
         *batches += 1;
         work.send(full).map_err(|_| stopped())
