@@ -566,7 +566,17 @@ fn text_paths(
 /// number tokens, so when none of those is longer than 15 characters the RFC 8785 form is
 /// the same text (and cannot fail where the comparison form did not).
 fn canonical_forms(input: &[u8]) -> (crate::Result<Vec<u8>>, Result<Vec<u8>, String>) {
-    match crate::canonicalize_with(input, &crate::Options::comparison()) {
+    thread_local! {
+        /// Reused between checks on a thread: its buffers stay allocated.
+        static COMPARISON: std::cell::RefCell<crate::Canonicalizer> =
+            std::cell::RefCell::new(crate::Canonicalizer::new(crate::Options::comparison()));
+    }
+    let comparison = COMPARISON.with(|c| match c.try_borrow_mut() {
+        Ok(mut c) => c.canonicalize(input),
+        // Only if a check runs inside another's canonicalization (it cannot): a fresh one.
+        Err(_) => crate::canonicalize_with(input, &crate::Options::comparison()),
+    });
+    match comparison {
         Ok(c) if short_integer_tokens(&c) => (Ok(c.clone()), Ok(c)),
         Ok(c) => (crate::canonicalize(input), Ok(c)),
         Err(e) => (crate::canonicalize(input), Err(e.to_string())),

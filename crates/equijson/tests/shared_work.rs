@@ -135,7 +135,7 @@ fn decode_check_gives_the_reference_report() {
     let arbitrary = generated(value_spec(), 7, 300);
     let mut tally = Tally::default();
     for spec in catalogue() {
-        let own = generated(spec, 42, 400);
+        let own = generated(spec, 42, 300);
         for input in own.iter().chain(&arbitrary).chain(&edge) {
             let expected = (spec.check_reference)(input);
             let show = || format!("{} on {:?}", spec.name, String::from_utf8_lossy(input));
@@ -171,7 +171,7 @@ fn live_row_check_gives_the_reference_findings() {
     let all = |_: &str, _: bool| true;
     let undeclared = |_: &str, declared: bool| !declared;
     for spec in catalogue() {
-        let docs = generated(spec, 9, 120);
+        let docs = generated(spec, 9, 60);
         let reference = |i: &Input<'_>| (spec.check_reference)(i.text);
         for doc in docs.iter().chain(&edge) {
             let model = normalize(doc, &JsonbOptions::default());
