@@ -234,9 +234,11 @@ fn run_scan(a: &ScanArgs) -> Status {
         limit: a.limit,
         shard: a.shard,
         show_values: a.show_values,
+        threads: 0,
+        snapshot: None,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
-    let check = |b: &[u8]| (spec.check)(b);
+    let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);
     let result = scan_parallel(
         target.config(),
         &opts,

@@ -7,6 +7,9 @@
 //!   scan: `pg scan --column doc --dto contact` with every check on, one connection;
 //!   scan --jobs 2: the same on two connections (the machine has two cores).
 //! Each scan sample runs in a child process so that its peak RSS is its own.
+//! A second table gives CPU per row: the server's (all its processes, from /proc) for the
+//! raw COPY, for the scan's own COPY query (key, value and the value's text) drained
+//! unchecked, and during the scan; and the scan process's own (every thread).
 
 #![allow(
     clippy::print_stdout,
@@ -46,6 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "| rows | avg doc bytes | raw COPY rows/s | scan rows/s (1 conn) | scan / raw | scan rows/s (--jobs 2) | jobs 2 / raw | scan peak RSS |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut costs = Vec::new();
     for n in rows {
         let cluster = EphemeralCluster::start()?;
         eprintln!("{}", cluster.describe());
@@ -64,20 +68,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             t.elapsed().as_secs_f64()
         );
         let url = cluster.connection_string();
+        let backend: i32 = client.query_one("SELECT pg_backend_pid()", &[])?.get(0);
+        let postmaster = parent_pid(backend).ok_or("no postmaster pid")?;
         let (mut raw, mut one, mut two, mut rss) = (Vec::new(), Vec::new(), Vec::new(), 0u64);
+        let mut cost = Cost::default();
         for s in 0..samples {
-            raw.push(raw_copy(&mut client, n)?);
-            let (r1, m1) = spawn_scan(&url, 1)?;
-            let (r2, m2) = spawn_scan(&url, 2)?;
+            let before = server_cpu_secs(postmaster);
+            raw.push(raw_copy(&mut client, RAW_SQL, n)?);
+            cost.raw_server
+                .push(per_row(server_cpu_secs(postmaster) - before, n));
+            let before = server_cpu_secs(postmaster);
+            let drained = raw_copy(&mut client, SCAN_SQL, n)?;
+            cost.scan_query.push(drained);
+            cost.scan_query_server
+                .push(per_row(server_cpu_secs(postmaster) - before, n));
+            let before = server_cpu_secs(postmaster);
+            let (r1, m1, cpu1) = spawn_scan(&url, 1)?;
+            cost.scan_server
+                .push(per_row(server_cpu_secs(postmaster) - before, n));
+            cost.scan_client.push(per_row(cpu1, n));
+            let (r2, m2, _) = spawn_scan(&url, 2)?;
             one.push(r1);
             two.push(r2);
             rss = rss.max(m1).max(m2);
             eprintln!(
-                "sample {s}: raw {:.0} rows/s, scan {r1:.0} rows/s, scan --jobs 2 {r2:.0} rows/s, rss {} MiB",
+                "sample {s}: raw {:.0} rows/s, scan query drained {drained:.0} rows/s, scan {r1:.0} rows/s, scan --jobs 2 {r2:.0} rows/s, rss {} MiB",
                 raw[s],
                 m1.max(m2) >> 20
             );
         }
+        costs.push((n, cost));
         let (r, o, t2) = (median(&mut raw), median(&mut one), median(&mut two));
         println!(
             "| {n} | {avg:.0} | {r:.0} | {o:.0} | {:.1}% | {t2:.0} | {:.1}% | {:.1} MiB |",
@@ -86,7 +106,102 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rss as f64 / 1_048_576.0
         );
     }
+    println!();
+    println!(
+        "| rows | server CPU µs/row, raw COPY | scan's COPY drained rows/s | server CPU µs/row, scan's COPY | server CPU µs/row during scan | client CPU µs/row, scan (all threads) |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for (n, mut c) in costs {
+        println!(
+            "| {n} | {:.2} | {:.0} | {:.2} | {:.2} | {:.2} |",
+            median(&mut c.raw_server),
+            median(&mut c.scan_query),
+            median(&mut c.scan_query_server),
+            median(&mut c.scan_server),
+            median(&mut c.scan_client)
+        );
+    }
     Ok(())
+}
+
+/// The competitor: the column alone.
+const RAW_SQL: &str = "COPY (SELECT doc FROM contacts) TO STDOUT (FORMAT binary)";
+/// What `pg scan` asks the server for (key, value, the value's text form), drained unchecked.
+const SCAN_SQL: &str =
+    "COPY (SELECT NULL::text, doc, doc::text FROM contacts) TO STDOUT (FORMAT binary)";
+
+/// Medians of per-row costs, in µs.
+#[derive(Default)]
+struct Cost {
+    raw_server: Vec<f64>,
+    scan_query: Vec<f64>,
+    scan_query_server: Vec<f64>,
+    scan_server: Vec<f64>,
+    scan_client: Vec<f64>,
+}
+
+fn per_row(secs: f64, rows: u64) -> f64 {
+    secs * 1e6 / rows as f64
+}
+
+/// Field `i` (1-based, as in proc(5)) of `/proc/PID/stat`.
+fn stat_fields(pid: i32) -> Option<Vec<u64>> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name in parentheses: field 3 onwards.
+    let rest = &s[s.rfind(')')? + 2..];
+    let mut v = vec![0, 0];
+    v.extend(
+        rest.split_whitespace()
+            .map(|f| f.parse::<u64>().unwrap_or(0)),
+    );
+    Some(v)
+}
+
+fn parent_pid(pid: i32) -> Option<i32> {
+    stat_fields(pid).and_then(|f| i32::try_from(*f.get(3)?).ok())
+}
+
+/// CPU seconds of a process (user + system), with its waited-for children if `reaped`.
+fn cpu_secs(pid: i32, reaped: bool) -> f64 {
+    let ticks = clock_ticks();
+    stat_fields(pid).map_or(0.0, |f| {
+        let own = f.get(13).copied().unwrap_or(0) + f.get(14).copied().unwrap_or(0);
+        let children = if reaped {
+            f.get(15).copied().unwrap_or(0) + f.get(16).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        (own + children) as f64 / ticks
+    })
+}
+
+/// CPU seconds of the whole server: the postmaster, the backends it has reaped, and the
+/// processes still running under it.
+fn server_cpu_secs(postmaster: i32) -> f64 {
+    let mut total = cpu_secs(postmaster, true);
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for e in dir.flatten() {
+            if let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<i32>().ok())
+                && parent_pid(pid) == Some(postmaster)
+            {
+                total += cpu_secs(pid, false);
+            }
+        }
+    }
+    total
+}
+
+fn clock_ticks() -> f64 {
+    static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(100.0)
+    })
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -95,9 +210,13 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Raw binary COPY of the column, every tuple's fields parsed (lengths walked), rows/s.
-fn raw_copy(client: &mut postgres::Client, expect: u64) -> Result<f64, Box<dyn std::error::Error>> {
+fn raw_copy(
+    client: &mut postgres::Client,
+    sql: &str,
+    expect: u64,
+) -> Result<f64, Box<dyn std::error::Error>> {
     let t = Instant::now();
-    let reader = client.copy_out("COPY (SELECT doc FROM contacts) TO STDOUT (FORMAT binary)")?;
+    let reader = client.copy_out(sql)?;
     let mut r = BufReader::with_capacity(256 * 1024, reader);
     let mut header = [0u8; 19];
     r.read_exact(&mut header)?;
@@ -129,8 +248,8 @@ fn raw_copy(client: &mut postgres::Client, expect: u64) -> Result<f64, Box<dyn s
     Ok(rows as f64 / t.elapsed().as_secs_f64())
 }
 
-/// Runs one scan in a child process: (rows/s, peak RSS bytes).
-fn spawn_scan(url: &str, jobs: u32) -> Result<(f64, u64), Box<dyn std::error::Error>> {
+/// Runs one scan in a child process: (rows/s, peak RSS bytes, CPU seconds of the scan).
+fn spawn_scan(url: &str, jobs: u32) -> Result<(f64, u64, f64), Box<dyn std::error::Error>> {
     let out = Command::new(std::env::current_exe()?)
         .args(["--child-scan", url, &jobs.to_string()])
         .output()?;
@@ -145,17 +264,24 @@ fn spawn_scan(url: &str, jobs: u32) -> Result<(f64, u64), Box<dyn std::error::Er
     let mut parts = text.split_whitespace();
     let rate: f64 = parts.next().ok_or("no rate")?.parse()?;
     let rss: u64 = parts.next().ok_or("no rss")?.parse()?;
-    Ok((rate, rss))
+    let cpu: f64 = parts.next().ok_or("no cpu")?.parse()?;
+    Ok((rate, rss, cpu))
 }
 
 fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let url = args.first().ok_or("url")?;
     let jobs: u32 = args.get(1).ok_or("jobs")?.parse()?;
     let config: postgres::Config = url.parse()?;
+    let cpu_before = cpu_secs(i32::try_from(std::process::id())?, false);
     let spec = equijson::dto::find("contact").ok_or("contact")?;
     let opts = ScanOptions {
         table: "contacts".into(),
         column: "doc".into(),
+        // Checker threads per connection (default: one per core).
+        threads: std::env::var("SCAN_THREADS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0),
         ..ScanOptions::default()
     };
     let report = scan_parallel(
@@ -163,12 +289,13 @@ fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         &opts,
         jobs,
         spec.name,
-        &|b| (spec.check)(b),
+        &|b| (spec.check_input)(b),
         &|_, _| {},
     )?;
     if !report.complete || report.divergences != 0 {
         return Err(format!("scan not clean:\n{}", report.render()).into());
     }
-    println!("{} {}", report.rows_per_sec, report.peak_rss_bytes);
+    let cpu = cpu_secs(i32::try_from(std::process::id())?, false) - cpu_before;
+    println!("{} {} {cpu}", report.rows_per_sec, report.peak_rss_bytes);
     Ok(())
 }

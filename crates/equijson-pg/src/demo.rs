@@ -94,7 +94,7 @@ pub fn run(out: &mut dyn Write) -> Result<bool, PgError> {
             &config,
             &opts,
             spec.name,
-            &|b| (spec.check)(b),
+            &|b| (spec.check_input)(b),
             &mut |_, _| {},
         )?;
         ok &= report.complete && report.divergences == 0;

@@ -6,11 +6,14 @@
     reason = "row counts and rates are shown, not computed on; ids stay far below 2^63"
 )]
 
+use std::collections::BTreeMap;
 use std::io::{BufReader, Read};
+use std::ops::Range;
+use std::sync::{Mutex, mpsc};
 use std::time::Instant;
 
-use equijson::decode::Report;
-use equijson::live::{self, ColumnKind, ScanReport};
+use equijson::decode::{Input, Report};
+use equijson::live::{self, CheckedRow, ColumnKind, ScanReport};
 use postgres::Client;
 
 use crate::connect::{ConnectConfig, PgError, classify, connect};
@@ -43,6 +46,41 @@ pub struct ScanOptions {
     pub shard: Option<(u32, u32)>,
     /// Show values in findings (default: redacted to kinds and lengths).
     pub show_values: bool,
+    /// Threads checking rows while the connection streams them (0: one per core).
+    pub threads: usize,
+    /// A snapshot exported by another transaction on the same server
+    /// (`pg_export_snapshot()`), read instead of a fresh one, so that several scans see
+    /// exactly the same data. `scan_parallel` sets it for its connections.
+    pub snapshot: Option<String>,
+}
+
+/// `SET TRANSACTION SNAPSHOT` for an exported snapshot id (hex digits and `-` only, as
+/// `pg_export_snapshot()` writes them; anything else is refused before it reaches SQL).
+///
+/// # Errors
+/// [`PgError::Usage`] for an id that is not of that form.
+pub fn set_snapshot_sql(id: &str) -> Result<String, PgError> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') {
+        return Err(PgError::Usage(format!(
+            "snapshot {id:?}: expected an id from pg_export_snapshot(), e.g. 00000003-0000001B-1"
+        )));
+    }
+    Ok(format!("SET TRANSACTION SNAPSHOT '{id}'"))
+}
+
+/// Exports the snapshot of a new read-only repeatable-read transaction on `client`, which
+/// must stay open while others import it.
+///
+/// # Errors
+/// [`PgError`] from the server.
+pub fn export_snapshot(client: &mut Client) -> Result<String, PgError> {
+    client
+        .batch_execute(BEGIN)
+        .map_err(|e| classify(&e, None))?;
+    client
+        .query_one("SELECT pg_export_snapshot()", &[])
+        .map(|r| r.get(0))
+        .map_err(|e| classify(&e, None))
 }
 
 /// Quotes an identifier: `"` doubled, the whole wrapped in `"`.
@@ -185,14 +223,18 @@ pub fn scan_with(
     config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
     dto: &str,
-    check: &(dyn Fn(&[u8]) -> Report + Sync),
+    check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ScanReport, PgError> {
     let config = config.into();
     let password = config.password();
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
+    let set_snapshot = opts.snapshot.as_deref().map(set_snapshot_sql).transpose()?;
     let mut client = connect(&config)?;
     client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
+    if let Some(sql) = &set_snapshot {
+        client.batch_execute(sql).map_err(|e| scrub(&e))?;
+    }
     let plan = plan(&mut client, opts)?;
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
@@ -265,13 +307,14 @@ pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
         config,
         opts,
         name,
-        &|b| equijson::decode::check::<T>(b, accepts),
+        &|b| equijson::decode::check_input::<T>(b, accepts),
         &mut |_, _| {},
     )
 }
 
 /// Runs `jobs` scans in parallel on `jobs` connections, each one shard of the requested
-/// slice, and merges their reports (one report, `complete` only if all are).
+/// slice, all reading one snapshot (exported by a transaction held open meanwhile, unless
+/// `opts.snapshot` names one), and merges their reports (one report, `complete` only if all are).
 ///
 /// # Errors
 /// As [`scan_with`]; the first error of any job.
@@ -280,7 +323,7 @@ pub fn scan_parallel(
     opts: &ScanOptions,
     jobs: u32,
     dto: &str,
-    check: &(dyn Fn(&[u8]) -> Report + Sync),
+    check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<ScanReport, PgError> {
     let config = &config.into();
@@ -297,6 +340,21 @@ pub fn scan_parallel(
     let n = n0
         .checked_mul(jobs)
         .ok_or_else(|| PgError::Usage("shard count times --jobs overflows".into()))?;
+    // One snapshot for every job: exported by a transaction held open until all are done
+    // (unless the caller gave one), so the slices add up to one consistent table.
+    let mut holder = None;
+    let snapshot = if let Some(id) = &opts.snapshot {
+        id.clone()
+    } else {
+        let password = config.password();
+        let mut client = connect(config)?;
+        let id = export_snapshot(&mut client).map_err(|e| match e {
+            PgError::Server(m) => PgError::Server(crate::connect::scrub(&m, password.as_deref())),
+            e => e,
+        })?;
+        holder = Some(client);
+        id
+    };
     let done = std::sync::atomic::AtomicU64::new(0);
     let totals = std::sync::atomic::AtomicU64::new(0);
     let results: Vec<Result<ScanReport, PgError>> = std::thread::scope(|s| {
@@ -305,6 +363,7 @@ pub fn scan_parallel(
                 let mut o = opts.clone();
                 // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
                 o.shard = Some((k0 + n0 * j, n));
+                o.snapshot = Some(snapshot.clone());
                 let done = &done;
                 let totals = &totals;
                 s.spawn(move || {
@@ -331,6 +390,9 @@ pub fn scan_parallel(
             })
             .collect()
     });
+    if let Some(mut client) = holder {
+        let _ = client.batch_execute("COMMIT");
+    }
     let mut reports = Vec::new();
     for r in results {
         reports.push(r?);
@@ -351,11 +413,72 @@ enum StreamError {
     Format(String),
 }
 
+/// Rows read from the COPY stream, handed from the reader to the checkers and, checked, to
+/// the recorder: the fields of every row in one buffer.
+#[derive(Default)]
+struct Batch {
+    /// Position of the batch in the stream (the recorder records batches in this order).
+    seq: u64,
+    buf: Vec<u8>,
+    /// Per row: key, value and text field as ranges of `buf` (`None`: SQL NULL).
+    rows: Vec<[Option<Range<usize>>; 3]>,
+    /// Per row, what the check found (filled by a checker).
+    checked: Vec<CheckedRow>,
+    /// Pool batches held back while this one is large (one per `TOKEN_BYTES`), so that the
+    /// bytes in flight stay bounded when values are huge; returned to the pool with it.
+    extra: Vec<Batch>,
+}
+
+impl Batch {
+    fn field(&self, r: Option<&Range<usize>>) -> Option<&[u8]> {
+        r.and_then(|r| self.buf.get(r.clone()))
+    }
+}
+
+/// Rows per batch, and bytes after which a batch is handed on early.
+const BATCH_ROWS: usize = 256;
+const BATCH_BYTES: usize = 256 * 1024;
+/// Batches in flight per checker thread (the memory bound: batches are reused).
+const BATCHES_PER_CHECKER: usize = 3;
+/// A batch buffer grown beyond this by a huge value is given back after use.
+const KEEP_BUFFER: usize = 4 << 20;
+/// Bytes a pool batch stands for: a larger batch holds back one more per this many bytes,
+/// so at most about `in_flight × TOKEN_BYTES` of rows are buffered, whatever their size.
+const TOKEN_BYTES: usize = 4 << 20;
+
+enum Done {
+    Checked(Batch),
+    /// A check panicked on this batch; the payload is re-raised by the scan.
+    Panicked(Box<dyn std::any::Any + Send>),
+    /// The reader is done: `batches` were sent, then the stream ended with `result`.
+    End {
+        batches: u64,
+        result: Result<(), StreamError>,
+    },
+}
+
+/// Checker threads for a scan: `threads`, else one per core.
+fn checker_count(threads: usize) -> usize {
+    if threads > 0 {
+        threads
+    } else {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    }
+}
+
+/// Streams the COPY: a reader thread parses frames into batches, checker threads check
+/// them, and this thread records them in row order (so the report, its examples included,
+/// is the one a single thread would write). At most `BATCHES_PER_CHECKER` batches per
+/// checker exist at any time, whatever the table's size.
+#[allow(
+    clippy::too_many_lines,
+    reason = "reader, checkers and recorder read best side by side"
+)]
 fn stream(
     client: &mut Client,
     plan: &Plan,
     opts: &ScanOptions,
-    check: &(dyn Fn(&[u8]) -> Report + Sync),
+    check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     report: &mut ScanReport,
     progress: &mut dyn FnMut(u64, u64),
     started: Instant,
@@ -363,6 +486,118 @@ fn stream(
     let reader = client
         .copy_out(plan.copy_sql.as_str())
         .map_err(StreamError::Pg)?;
+    let describe = if opts.show_values {
+        live::Describe::Values
+    } else {
+        live::Describe::Redacted
+    };
+    let kind = plan.kind;
+    let checkers = checker_count(opts.threads);
+    let in_flight = checkers * BATCHES_PER_CHECKER;
+    let (free_tx, free_rx) = mpsc::sync_channel::<Batch>(in_flight);
+    for _ in 0..in_flight {
+        let _ = free_tx.send(Batch::default());
+    }
+    let (work_tx, work_rx) = mpsc::sync_channel::<Batch>(in_flight);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Done>(in_flight + 1);
+    std::thread::scope(|s| {
+        let reader_done = done_tx.clone();
+        s.spawn(move || {
+            let mut batches = 0u64;
+            let result = read_batches(reader, &free_rx, &work_tx, in_flight, &mut batches);
+            drop(work_tx);
+            let _ = reader_done.send(Done::End { batches, result });
+        });
+        for _ in 0..checkers {
+            let done = done_tx.clone();
+            let work_rx = &work_rx;
+            s.spawn(move || {
+                loop {
+                    let next = work_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok(mut batch)) = next else { break };
+                    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        check_batch(&mut batch, kind, check, describe);
+                    }));
+                    let msg = match checked {
+                        Ok(()) => Done::Checked(batch),
+                        Err(payload) => Done::Panicked(payload),
+                    };
+                    if done.send(msg).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // The recorder: batches in stream order.
+        let mut pending: BTreeMap<u64, Batch> = BTreeMap::new();
+        let mut next_seq = 0u64;
+        let mut end: Option<(u64, Result<(), StreamError>)> = None;
+        let mut panicked = None;
+        let mut last_progress = started;
+        let total = report.rows_total;
+        let mut free_tx = Some(free_tx);
+        loop {
+            if let Some((batches, _)) = &end
+                && next_seq == *batches
+            {
+                break;
+            }
+            match done_rx.recv() {
+                Ok(Done::Checked(batch)) => {
+                    pending.insert(batch.seq, batch);
+                }
+                Ok(Done::Panicked(payload)) => {
+                    panicked = Some(payload);
+                    break;
+                }
+                Ok(Done::End { batches, result }) => end = Some((batches, result)),
+                // Every sender is gone with batches missing: only after a panic.
+                Err(_) => break,
+            }
+            while let Some(mut batch) = pending.remove(&next_seq) {
+                next_seq += 1;
+                record_batch(&mut batch, kind, report, describe);
+                if last_progress.elapsed().as_millis() >= 200 {
+                    last_progress = Instant::now();
+                    progress(report.rows_read, total);
+                }
+                if batch.buf.capacity() > KEEP_BUFFER {
+                    batch.buf = Vec::new();
+                }
+                if let Some(tx) = &free_tx {
+                    for extra in std::mem::take(&mut batch.extra) {
+                        let _ = tx.send(extra);
+                    }
+                    let _ = tx.send(batch);
+                }
+            }
+        }
+        // Unblocks a reader waiting for a free batch (after a panic); it then stops.
+        free_tx.take();
+        drop(done_rx);
+        if let Some(payload) = panicked {
+            std::panic::resume_unwind(payload);
+        }
+        progress(report.rows_read, total);
+        match end {
+            Some((_, result)) => result,
+            None => Err(StreamError::Format(
+                "scan stopped before the end of the COPY".into(),
+            )),
+        }
+    })
+}
+
+/// Reads the COPY stream into batches (taken from `free`, sent to `work`) to its end.
+fn read_batches(
+    reader: postgres::CopyOutReader<'_>,
+    free: &mpsc::Receiver<Batch>,
+    work: &mpsc::SyncSender<Batch>,
+    in_flight: usize,
+    batches: &mut u64,
+) -> Result<(), StreamError> {
     let mut r = BufReader::with_capacity(256 * 1024, reader);
     let mut header = [0u8; 19];
     r.read_exact(&mut header).map_err(StreamError::Io)?;
@@ -372,73 +607,137 @@ fn stream(
     let ext = u32::from_be_bytes([header[15], header[16], header[17], header[18]]);
     std::io::copy(&mut (&mut r).take(u64::from(ext)), &mut std::io::sink())
         .map_err(StreamError::Io)?;
-    let mut fields: [Option<Vec<u8>>; 3] = [None, None, None];
-    let mut last_progress = started;
-    let total = report.rows_total;
-    loop {
+    // The recorder stopped (a check panicked): stop reading.
+    let stopped = || StreamError::Format("scan stopped".into());
+    let mut send = |mut full: Batch| -> Result<(), StreamError> {
+        // A large batch also holds pool batches for its size (this one counts as one).
+        let tokens = (full.buf.len() / TOKEN_BYTES).min(in_flight.saturating_sub(1));
+        while full.extra.len() < tokens {
+            full.extra.push(free.recv().map_err(|_| stopped())?);
+        }
+        full.seq = *batches;
+        *batches += 1;
+        work.send(full).map_err(|_| stopped())
+    };
+    let mut batch = free.recv().map_err(|_| stopped())?;
+    batch.buf.clear();
+    batch.rows.clear();
+    let result = loop {
         let mut n = [0u8; 2];
-        r.read_exact(&mut n).map_err(StreamError::Io)?;
+        if let Err(e) = r.read_exact(&mut n) {
+            break Err(StreamError::Io(e));
+        }
         let count = i16::from_be_bytes(n);
         if count == -1 {
-            break;
+            break Ok(());
         }
         if count != 3 {
-            return Err(StreamError::Format(format!(
+            break Err(StreamError::Format(format!(
                 "binary COPY: {count} fields in a row, expected 3"
             )));
         }
-        for f in &mut fields {
-            let mut len = [0u8; 4];
-            r.read_exact(&mut len).map_err(StreamError::Io)?;
-            let len = i32::from_be_bytes(len);
-            if len < 0 {
-                *f = None;
-            } else {
-                let buf = f.get_or_insert_with(Vec::new);
-                buf.clear();
-                (&mut r)
-                    .take(len as u64)
-                    .read_to_end(buf)
-                    .map_err(StreamError::Io)?;
-                if buf.len() != len as usize {
-                    return Err(StreamError::Io(std::io::ErrorKind::UnexpectedEof.into()));
-                }
+        let mark = batch.buf.len();
+        match read_row(&mut r, &mut batch.buf) {
+            Ok(row) => batch.rows.push(row),
+            Err(e) => {
+                // Only whole rows are checked.
+                batch.buf.truncate(mark);
+                break Err(e);
             }
         }
-        let findings = match &fields[1] {
-            Some(value) => {
-                let text = fields[2].as_deref();
-                if plan.kind == ColumnKind::Jsonb
-                    || (plan.kind == ColumnKind::Json && text.is_some())
-                {
-                    report.model_checked += 1;
-                }
-                let describe = if opts.show_values {
-                    live::Describe::Values
-                } else {
-                    live::Describe::Redacted
-                };
-                let wants = |class: &str, declared: bool| report.wants_example(class, declared);
-                live::check_row_with(plan.kind, value, text, check, &wants, describe)
-            }
-            None => Vec::new(),
-        };
-        let row = report.rows_read + 1;
-        let key = |fields: &[Option<Vec<u8>>; 3]| match &fields[0] {
-            Some(k) => String::from_utf8_lossy(k).into_owned(),
-            None => format!("row {row}"),
-        };
-        report.record_with(|| key(&fields), findings);
-        if report.rows_read % 1024 == 0 && last_progress.elapsed().as_millis() >= 200 {
-            last_progress = Instant::now();
-            progress(report.rows_read, total);
+        if batch.rows.len() >= BATCH_ROWS || batch.buf.len() >= BATCH_BYTES {
+            let next = free.recv().map_err(|_| stopped())?;
+            send(std::mem::replace(&mut batch, next))?;
+            batch.buf.clear();
+            batch.rows.clear();
         }
+    };
+    if !batch.rows.is_empty() {
+        send(batch)?;
     }
-    progress(report.rows_read, total);
+    result?;
     // The stream must end where the server ends it: drain to the end of the COPY.
     let mut rest = Vec::new();
     r.read_to_end(&mut rest).map_err(StreamError::Io)?;
     Ok(())
+}
+
+/// Reads the three fields of one row into `buf`.
+fn read_row(
+    r: &mut impl Read,
+    buf: &mut Vec<u8>,
+) -> Result<[Option<Range<usize>>; 3], StreamError> {
+    let mut row: [Option<Range<usize>>; 3] = [None, None, None];
+    for f in &mut row {
+        let mut len = [0u8; 4];
+        r.read_exact(&mut len).map_err(StreamError::Io)?;
+        let len = i32::from_be_bytes(len);
+        if len >= 0 {
+            let at = buf.len();
+            let len = len as usize;
+            buf.resize(at + len, 0);
+            r.read_exact(&mut buf[at..]).map_err(StreamError::Io)?;
+            *f = Some(at..at + len);
+        }
+    }
+    Ok(row)
+}
+
+/// Checks every row of a batch (a checker thread's work).
+fn check_batch(
+    batch: &mut Batch,
+    kind: ColumnKind,
+    check: &(dyn Fn(&Input<'_>) -> Report + Sync),
+    describe: live::Describe,
+) {
+    let mut checked = std::mem::take(&mut batch.checked);
+    checked.clear();
+    for row in &batch.rows {
+        checked.push(match batch.field(row[1].as_ref()) {
+            Some(value) => live::check_row_unfinished(
+                kind,
+                value,
+                batch.field(row[2].as_ref()),
+                check,
+                describe,
+            ),
+            None => CheckedRow::default(),
+        });
+    }
+    batch.checked = checked;
+}
+
+/// Records a checked batch into the report, in row order.
+fn record_batch(
+    batch: &mut Batch,
+    kind: ColumnKind,
+    report: &mut ScanReport,
+    describe: live::Describe,
+) {
+    let checked = std::mem::take(&mut batch.checked);
+    for (row, c) in batch.rows.iter().zip(checked) {
+        let value = batch.field(row[1].as_ref());
+        if value.is_some()
+            && (kind == ColumnKind::Jsonb || (kind == ColumnKind::Json && row[2].is_some()))
+        {
+            report.model_checked += 1;
+        }
+        let findings = match value {
+            Some(value) if !c.is_clean() => {
+                let wants = |class: &str, declared: bool| report.wants_example(class, declared);
+                c.finish(value, &wants, describe)
+            }
+            _ => Vec::new(),
+        };
+        let n = report.rows_read + 1;
+        report.record_with(
+            || match batch.field(row[0].as_ref()) {
+                Some(k) => String::from_utf8_lossy(k).into_owned(),
+                None => format!("row {n}"),
+            },
+            findings,
+        );
+    }
 }
 
 fn io_to_pg(e: &std::io::Error, password: Option<&str>) -> PgError {

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use equijson::decode::check;
+use equijson::decode::{Input, check_input};
 use equijson::props::PropsConfig;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::{PgError, connect};
@@ -44,7 +44,7 @@ fn roundtrip_digest_matches_props_and_model_matches_server() {
 fn rejections_carry_the_predicted_sqlstate() {
     let (_cluster, mut client) = start();
     let mut session = Session::new(&mut client).expect("session");
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &[u8]| equijson::decode::check::<serde_json::Value>(b, &[]);
     // (input, SQLSTATE the server and the model give for jsonb, None when accepted)
     let table: &[(&str, Option<&str>)] = &[
         (r#"{"a":"\u0000"}"#, Some("22P05")),
@@ -124,7 +124,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
         &config,
         &full,
         "contact",
-        &|b| (spec.check)(b),
+        &|b| (spec.check_input)(b),
         &mut |_, _| {},
     )
     .expect("scan");
@@ -146,7 +146,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
         &config,
         &raw,
         "contact",
-        &|b| (spec.check)(b),
+        &|b| (spec.check_input)(b),
         &mut |_, _| {},
     )
     .expect("scan raw");
@@ -174,9 +174,13 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
     // Every value seen by every shard, by key hash and by heap block.
     for key in [Some("id"), None] {
         let seen: Mutex<HashMap<Vec<u8>, u32>> = Mutex::new(HashMap::new());
-        let record = |b: &[u8]| {
-            *seen.lock().expect("lock").entry(b.to_vec()).or_insert(0) += 1;
-            check::<serde_json::Value>(b, &[])
+        let record = |b: &Input<'_>| {
+            *seen
+                .lock()
+                .expect("lock")
+                .entry(b.text.to_vec())
+                .or_insert(0) += 1;
+            check_input::<serde_json::Value>(b, &[])
         };
         let n = 3;
         let mut reports = Vec::new();
@@ -223,7 +227,7 @@ fn scan_errors_are_clear() {
         )
         .expect("setup");
     let config = cluster.config();
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
     let run = |table: &str, column: &str, where_sql: Option<&str>| {
         let o = ScanOptions {
             table: table.into(),
@@ -279,7 +283,7 @@ fn statement_timeout_mid_scan_is_incomplete() {
         ),
         ..Default::default()
     };
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
     let report = scan_with(&config, &o, "value", &value, &mut |_, _| {})
         .expect("the count at start is fast");
     assert_eq!(report.rows_total, 400);
@@ -294,7 +298,7 @@ fn statement_timeout_mid_scan_is_incomplete() {
 
 #[test]
 fn json_rows_are_held_against_the_servers_jsonb_text() {
-    let value = |b: &[u8]| check::<serde_json::Value>(b, &[]);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
     let kind = equijson::live::ColumnKind::Json;
     let ok = equijson::live::check_row(
         kind,
@@ -314,5 +318,184 @@ fn json_rows_are_held_against_the_servers_jsonb_text() {
     assert!(
         miss.iter().any(|f| f.class == "model-text" && !f.declared),
         "{miss:?}"
+    );
+}
+
+#[test]
+fn scans_read_an_exported_snapshot_and_jobs_share_one() {
+    let (cluster, mut client) = start();
+    client
+        .batch_execute(
+            "CREATE TABLE t (id int PRIMARY KEY, doc jsonb);\
+             INSERT INTO t SELECT i, jsonb_build_object('n', i) FROM generate_series(1, 300) i;",
+        )
+        .expect("setup");
+    let config = cluster.config();
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
+    // A transaction holds the snapshot open; then the table changes, committed.
+    let mut holder = connect(&config).expect("connect");
+    let id = equijson_pg::scan::export_snapshot(&mut holder).expect("export");
+    client
+        .batch_execute(
+            "INSERT INTO t SELECT i, jsonb_build_object('n', i) FROM generate_series(301, 450) i;\
+             DELETE FROM t WHERE id <= 20;",
+        )
+        .expect("change");
+    let opts = |snapshot: Option<&str>| ScanOptions {
+        table: "t".into(),
+        column: "doc".into(),
+        key: Some("id".into()),
+        snapshot: snapshot.map(str::to_owned),
+        ..Default::default()
+    };
+    let seen = scan_with(&config, &opts(Some(&id)), "value", &value, &mut |_, _| {})
+        .expect("scan in the snapshot");
+    assert!(seen.complete, "{}", seen.render());
+    assert_eq!((seen.rows_total, seen.rows_read), (300, 300));
+    let now = scan_with(&config, &opts(None), "value", &value, &mut |_, _| {}).expect("scan now");
+    assert_eq!((now.rows_total, now.rows_read), (430, 430));
+    // Jobs given the snapshot each import it: the slices add up to the snapshot's table.
+    let jobs =
+        equijson_pg::scan::scan_parallel(&config, &opts(Some(&id)), 3, "value", &value, &|_, _| {})
+            .expect("jobs in the snapshot");
+    assert!(jobs.complete, "{}", jobs.render());
+    assert_eq!((jobs.rows_total, jobs.rows_read), (300, 300));
+    // Without one, the jobs export their own and all read it.
+    let own =
+        equijson_pg::scan::scan_parallel(&config, &opts(None), 3, "value", &value, &|_, _| {})
+            .expect("jobs");
+    assert!(own.complete, "{}", own.render());
+    assert_eq!((own.rows_total, own.rows_read), (430, 430));
+    // Ids that are not snapshot ids never reach SQL; unknown ones are the server's error.
+    let bad = scan_with(
+        &config,
+        &opts(Some("1'; DROP TABLE t; --")),
+        "value",
+        &value,
+        &mut |_, _| {},
+    );
+    assert!(
+        matches!(bad, Err(PgError::Usage(ref m)) if m.contains("snapshot")),
+        "{bad:?}"
+    );
+    let unknown = scan_with(
+        &config,
+        &opts(Some("00000009-00000009-1")),
+        "value",
+        &value,
+        &mut |_, _| {},
+    );
+    assert!(
+        matches!(unknown, Err(PgError::Server(ref m)) if m.contains("snapshot")),
+        "{unknown:?}"
+    );
+    let count: i64 = client
+        .query_one("SELECT count(*) FROM t", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(count, 430);
+    holder.batch_execute("COMMIT").expect("commit");
+}
+
+/// What a report says about the rows, without its timings.
+fn findings_of(r: &equijson::live::ScanReport) -> String {
+    let mut r = r.clone();
+    r.elapsed_secs = 0.0;
+    r.rows_per_sec = 0.0;
+    r.peak_rss_bytes = 0;
+    serde_json::to_string_pretty(&r).expect("json")
+}
+
+#[test]
+fn checker_threads_give_the_single_thread_report() {
+    let (cluster, mut client) = start();
+    // Many rows with declared findings (more than the examples kept per class), and the
+    // tricky rows that diverge, in jsonb and json, keyed and by row number.
+    seed_contacts(&mut client, "contacts", 3000, 5, 3, true).expect("seed");
+    let config = cluster.config();
+    let spec = equijson::dto::find("contact").expect("contact");
+    for column in ["doc", "raw"] {
+        for key in [Some("id"), None] {
+            let run = |threads: usize| {
+                let o = ScanOptions {
+                    table: "contacts".into(),
+                    column: column.into(),
+                    key: key.map(str::to_owned),
+                    threads,
+                    ..Default::default()
+                };
+                scan_with(&config, &o, spec.name, &spec.check_input, &mut |_, _| {}).expect("scan")
+            };
+            let one = run(1);
+            assert!(one.complete && one.declared > 100, "{}", one.render());
+            for threads in [2, 5] {
+                assert_eq!(
+                    findings_of(&run(threads)),
+                    findings_of(&one),
+                    "{column} {key:?} {threads}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_panicking_check_is_raised_not_hung() {
+    let (cluster, mut client) = start();
+    seed_contacts(&mut client, "contacts", 2000, 3, 2, false).expect("seed");
+    let config = cluster.config();
+    let n = std::sync::atomic::AtomicU64::new(0);
+    let check = |b: &Input<'_>| {
+        assert!(
+            n.fetch_add(1, std::sync::atomic::Ordering::Relaxed) != 700,
+            "a check that panics"
+        );
+        check_input::<serde_json::Value>(b, &[])
+    };
+    let o = ScanOptions {
+        table: "contacts".into(),
+        column: "doc".into(),
+        threads: 2,
+        ..Default::default()
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        scan_with(&config, &o, "value", &check, &mut |_, _| {})
+    }));
+    assert!(outcome.is_err(), "the panic reaches the caller");
+}
+
+#[test]
+fn huge_values_are_scanned_whole() {
+    // Rows larger than a pool batch's share hold back more of the pool (bounded memory);
+    // every row is still read and checked, in order.
+    let (cluster, mut client) = start();
+    client
+        .batch_execute(
+            "CREATE TABLE big (id int PRIMARY KEY, doc jsonb);\
+             INSERT INTO big SELECT i, jsonb_build_object('i', i, 's', repeat('x', \
+                CASE i WHEN 2 THEN 5000000 WHEN 4 THEN 9000000 ELSE 10 END)) \
+             FROM generate_series(1, 6) i;",
+        )
+        .expect("setup");
+    let config = cluster.config();
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
+    let o = ScanOptions {
+        table: "big".into(),
+        column: "doc".into(),
+        key: Some("id".into()),
+        threads: 2,
+        ..Default::default()
+    };
+    let report = scan_with(&config, &o, "value", &value, &mut |_, _| {}).expect("scan");
+    assert!(report.complete, "{}", report.render());
+    assert_eq!(
+        (report.rows_total, report.rows_read, report.model_checked),
+        (6, 6, 6)
+    );
+    assert_eq!(
+        report.divergences + report.declared,
+        0,
+        "{}",
+        report.render()
     );
 }

@@ -15,6 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::diff::{Change, DiffStyle, cut, diff_texts, unencodable_change};
 
+mod record;
+pub mod reference;
+
 /// A way of turning JSON text into a typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DecodePath {
@@ -90,7 +93,7 @@ pub enum PathResult {
 }
 
 impl PathResult {
-    fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
+    pub(crate) fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
         match r {
             Ok(v) => match crate::ser::to_comparison_vec(&v) {
                 Ok(bytes) => Self::Decoded(bytes),
@@ -109,10 +112,10 @@ impl PathResult {
         matches!(self, Self::Decoded(_) | Self::Unencodable { .. })
     }
 
-    /// A key that is equal for results that agree.
-    fn value_key(&self) -> Option<Vec<u8>> {
+    /// A key that is equal for results that agree (a decoded value's bytes are borrowed).
+    fn value_key(&self) -> Option<std::borrow::Cow<'_, [u8]>> {
         match self {
-            Self::Decoded(b) => Some(b.clone()),
+            Self::Decoded(b) => Some(std::borrow::Cow::Borrowed(b)),
             Self::Unencodable { message, pointer } => Some(
                 [
                     b"\0unencodable ",
@@ -120,7 +123,8 @@ impl PathResult {
                     b": ",
                     message.as_bytes(),
                 ]
-                .concat(),
+                .concat()
+                .into(),
             ),
             _ => None,
         }
@@ -399,50 +403,221 @@ pub trait BorrowedDto {
 /// Decodes `input` into `T` through every [`DecodePath`] and classifies the results.
 #[must_use]
 pub fn check<T: DeserializeOwned + Serialize>(input: &[u8], accepts: Accepts) -> Report {
-    let value = serde_json::from_slice::<serde_json::Value>(input);
-    let dom = match &value {
-        Ok(v) => PathResult::of(serde_json::from_value::<T>(v.clone())),
-        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
-    };
-    let direct = PathResult::of(serde_json::from_slice::<T>(input));
-    let borrow = match &value {
-        Ok(v) => PathResult::of(T::deserialize(v)),
-        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
-    };
-    let (jsonb, canonical) = text_paths(input, |t| PathResult::of(serde_json::from_slice::<T>(t)));
-    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+    check_input::<T>(&Input::new(input), accepts)
 }
 
 /// Like [`check`], for DTOs that borrow from the input.
 #[must_use]
 pub fn check_borrowed<F: BorrowedDto>(input: &[u8], accepts: Accepts) -> Report {
-    let value = serde_json::from_slice::<serde_json::Value>(input);
-    let dom = PathResult::NotApplicable("from_value needs an owned (DeserializeOwned) type");
-    let direct = PathResult::of(serde_json::from_slice::<F::Of<'_>>(input));
-    let borrow = match &value {
-        Ok(v) => PathResult::of(F::Of::deserialize(v)),
-        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
-    };
-    let (jsonb, canonical) = text_paths(input, |t| {
-        PathResult::of(serde_json::from_slice::<F::Of<'_>>(t))
-    });
-    classify(input, [dom, direct, borrow, jsonb, canonical], accepts)
+    check_borrowed_input::<F>(&Input::new(input), accepts)
 }
 
-/// The two paths that decode a transformed text: jsonb wire and canonical.
-fn text_paths(input: &[u8], decode: impl Fn(&[u8]) -> PathResult) -> (PathResult, PathResult) {
-    let jsonb = match crate::jsonb::to_wire(input, &crate::jsonb::JsonbOptions::default()) {
-        Ok(wire) => match crate::jsonb::wire_text(&wire) {
-            Ok(text) => decode(text),
-            Err(e) => PathResult::Failed(format!("jsonb wire: {e}")),
-        },
+/// A text to check, with what the caller already computed about it.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The JSON text.
+    pub text: &'a [u8],
+    /// `jsonb::normalize(text, &JsonbOptions::default())` when the caller has it already
+    /// (the live scan computes it for the model check); the jsonb path then reuses it.
+    /// It must be exactly that result: the report is then the same as without it.
+    pub jsonb: Option<&'a Result<String, crate::jsonb::JsonbError>>,
+}
+
+impl<'a> Input<'a> {
+    /// A text, nothing computed yet.
+    #[must_use]
+    pub fn new(text: &'a [u8]) -> Self {
+        Self { text, jsonb: None }
+    }
+
+    /// A text and its `jsonb::normalize` result (with the default options).
+    #[must_use]
+    pub fn with_jsonb(text: &'a [u8], jsonb: &'a Result<String, crate::jsonb::JsonbError>) -> Self {
+        Self {
+            text,
+            jsonb: Some(jsonb),
+        }
+    }
+}
+
+/// [`check`] with what the caller already knows about the text: the same [`Report`].
+///
+/// Each distinct piece of work is done once: the `Value` is parsed once and moved into
+/// `from_value` after `T::deserialize(&value)` has borrowed it (the clone the DOM path
+/// names is equal to it, so the result is the same); a path whose text is byte-identical
+/// to the input (jsonb text already normalized, input already canonical) reuses the direct
+/// path's result, since the same bytes decode the same way; and a decoded value is put in
+/// the comparison form only when no earlier path decoded a value that makes exactly the
+/// same serializer calls (compared by a recording: no formatting, no sorting).
+#[must_use]
+pub fn check_input<T: DeserializeOwned + Serialize>(input: &Input<'_>, accepts: Accepts) -> Report {
+    let text = input.text;
+    let mut res = Results::for_text(text);
+    let (dom, borrow) = match serde_json::from_slice::<serde_json::Value>(text) {
+        Ok(v) => {
+            let borrow = res.of(T::deserialize(&v));
+            let dom = res.of(serde_json::from_value::<T>(v));
+            (dom, borrow)
+        }
+        Err(e) => {
+            let m = format!("parsing into Value: {e}");
+            (PathResult::Failed(m.clone()), PathResult::Failed(m))
+        }
+    };
+    let direct = res.of(serde_json::from_slice::<T>(text));
+    let (rfc, comparison) = canonical_forms(text);
+    let (jsonb, canonical) = text_paths(input, rfc, &direct, |t| {
+        res.of(serde_json::from_slice::<T>(t))
+    });
+    classify(comparison, [dom, direct, borrow, jsonb, canonical], accepts)
+}
+
+/// [`check_borrowed`] with what the caller already knows about the text: the same [`Report`].
+#[must_use]
+pub fn check_borrowed_input<F: BorrowedDto>(input: &Input<'_>, accepts: Accepts) -> Report {
+    let text = input.text;
+    let mut res = Results::for_text(text);
+    let dom = PathResult::NotApplicable("from_value needs an owned (DeserializeOwned) type");
+    let direct = res.of(serde_json::from_slice::<F::Of<'_>>(text));
+    let borrow = match serde_json::from_slice::<serde_json::Value>(text) {
+        Ok(v) => res.of(F::Of::deserialize(&v)),
+        Err(e) => PathResult::Failed(format!("parsing into Value: {e}")),
+    };
+    let (rfc, comparison) = canonical_forms(text);
+    let (jsonb, canonical) = text_paths(input, rfc, &direct, |t| {
+        res.of(serde_json::from_slice::<F::Of<'_>>(t))
+    });
+    classify(comparison, [dom, direct, borrow, jsonb, canonical], accepts)
+}
+
+/// Path results of decoded values, each distinct value (by its serializer calls) put in
+/// the comparison form once.
+#[derive(Default)]
+struct Results {
+    /// Recording of a value -> its result.
+    known: Vec<(Vec<u8>, PathResult)>,
+    scratch: Vec<u8>,
+}
+
+impl Results {
+    /// Room for a recording of a value decoded from `text` (usually a little shorter).
+    fn for_text(text: &[u8]) -> Self {
+        Self {
+            known: Vec::with_capacity(2),
+            scratch: Vec::with_capacity(text.len().saturating_add(64)),
+        }
+    }
+
+    fn of<T: Serialize, E: fmt::Display>(&mut self, r: Result<T, E>) -> PathResult {
+        let v = match r {
+            Ok(v) => v,
+            Err(e) => return PathResult::Failed(e.to_string()),
+        };
+        if !record::record(&v, &mut self.scratch) {
+            return PathResult::of::<T, E>(Ok(v));
+        }
+        if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == self.scratch) {
+            return known.clone();
+        }
+        let result = PathResult::of::<T, E>(Ok(v));
+        let room = self.scratch.capacity();
+        let recording = std::mem::replace(&mut self.scratch, Vec::with_capacity(room));
+        self.known.push((recording, result.clone()));
+        result
+    }
+}
+
+/// The two paths that decode a transformed text: jsonb wire and canonical. A text that is
+/// the input itself decodes as the direct path did.
+fn text_paths(
+    input: &Input<'_>,
+    rfc: crate::Result<Vec<u8>>,
+    direct: &PathResult,
+    mut decode: impl FnMut(&[u8]) -> PathResult,
+) -> (PathResult, PathResult) {
+    let computed;
+    let model = if let Some(m) = input.jsonb {
+        m
+    } else {
+        computed = crate::jsonb::normalize(input.text, &crate::jsonb::JsonbOptions::default());
+        &computed
+    };
+    // `jsonb::to_wire` is `0x01` + this text, and `wire_text` gives the text back.
+    let jsonb = match model {
+        Ok(t) if t.as_bytes() == input.text => direct.clone(),
+        Ok(t) => decode(t.as_bytes()),
         Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
     };
-    let canonical = match crate::canonicalize(input) {
+    let canonical = match rfc {
+        Ok(c) if c == input.text => direct.clone(),
         Ok(c) => decode(&c),
         Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
     };
     (jsonb, canonical)
+}
+
+/// The input's RFC 8785 form and its comparison form, from one canonicalization when they
+/// are sure to be the same bytes.
+///
+/// The two differ only in how integer literals (no `.`, no exponent) are written: the
+/// comparison form keeps their digits, RFC 8785 writes the double they round to, which is
+/// the literal itself when it has at most 15 characters (`-0` becomes `0` in both). Every
+/// integer literal of the input appears verbatim among the comparison form's all-digit
+/// number tokens, so when none of those is longer than 15 characters the RFC 8785 form is
+/// the same text (and cannot fail where the comparison form did not).
+fn canonical_forms(input: &[u8]) -> (crate::Result<Vec<u8>>, Result<Vec<u8>, String>) {
+    thread_local! {
+        /// Reused between checks on a thread: its buffers stay allocated.
+        static COMPARISON: std::cell::RefCell<crate::Canonicalizer> =
+            std::cell::RefCell::new(crate::Canonicalizer::new(crate::Options::comparison()));
+    }
+    let comparison = COMPARISON.with(|c| match c.try_borrow_mut() {
+        Ok(mut c) => c.canonicalize(input),
+        // Only if a check runs inside another's canonicalization (it cannot): a fresh one.
+        Err(_) => crate::canonicalize_with(input, &crate::Options::comparison()),
+    });
+    match comparison {
+        Ok(c) if short_integer_tokens(&c) => (Ok(c.clone()), Ok(c)),
+        Ok(c) => (crate::canonicalize(input), Ok(c)),
+        Err(e) => (crate::canonicalize(input), Err(e.to_string())),
+    }
+}
+
+/// Whether every number token of canonical JSON `text` that is made of digits and `-`
+/// only has at most 15 characters (strings skipped; canonical escapes are `\x` pairs and
+/// `\u00xx`, whose characters are never `"` or `\`).
+fn short_integer_tokens(text: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'"' => {
+                i += 1;
+                while let Some(&c) = text.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                let mut integer = true;
+                while let Some(&c) = text.get(i) {
+                    match c {
+                        b'-' | b'0'..=b'9' => {}
+                        b'.' | b'e' | b'E' | b'+' => integer = false,
+                        _ => break,
+                    }
+                    i += 1;
+                }
+                if integer && i - start > 15 {
+                    return false;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    true
 }
 
 /// JSON-pointer changes from one decoded result to another.
@@ -469,11 +644,21 @@ fn changes_between(old: &PathResult, new: &PathResult) -> Vec<Change> {
     }
 }
 
-fn classify(input: &[u8], results: [PathResult; 5], accepts: Accepts) -> Report {
+/// The comparison form of the input (see the module documentation), or why it has none.
+pub(crate) fn input_comparison_form(input: &[u8]) -> Result<Vec<u8>, String> {
+    crate::canonicalize_with(input, &crate::Options::comparison()).map_err(|e| e.to_string())
+}
+
+/// Paths that decoded the same value: its key, the result, the paths.
+type Group<'a> = (std::borrow::Cow<'a, [u8]>, &'a PathResult, Vec<DecodePath>);
+
+pub(crate) fn classify(
+    input_canonical: Result<Vec<u8>, String>,
+    results: [PathResult; 5],
+    accepts: Accepts,
+) -> Report {
     let outcomes: Vec<(DecodePath, PathResult)> =
         DecodePath::ALL.into_iter().zip(results).collect();
-    let input_canonical =
-        crate::canonicalize_with(input, &crate::Options::comparison()).map_err(|e| e.to_string());
     let mut findings = Vec::new();
     let applicable: Vec<&(DecodePath, PathResult)> = outcomes
         .iter()
@@ -506,7 +691,7 @@ fn classify(input: &[u8], results: [PathResult; 5], accepts: Accepts) -> Report 
     }
 
     // Group decoded paths by value; the first group (in path order) is the baseline.
-    let mut groups: Vec<(Vec<u8>, &PathResult, Vec<DecodePath>)> = Vec::new();
+    let mut groups: Vec<Group<'_>> = Vec::new();
     for (p, r) in &decoded {
         if let Some(key) = r.value_key() {
             match groups.iter_mut().find(|(k, _, _)| *k == key) {
@@ -553,5 +738,66 @@ fn classify(input: &[u8], results: [PathResult; 5], accepts: Accepts) -> Report 
         outcomes,
         input_canonical,
         findings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{canonical_forms, input_comparison_form, short_integer_tokens};
+
+    #[test]
+    fn one_canonicalization_gives_both_forms_exactly() {
+        let inputs = [
+            "0",
+            "-0",
+            "[-0,-0.0,0e0]",
+            "123456789012345",
+            "-12345678901234",
+            "1234567890123456",
+            "-123456789012345",
+            "12345678901234567890",
+            "9007199254740993",
+            "1e20",
+            "100000000000000000000",
+            "1.5e300",
+            "1e400",
+            r#"{"n":123456789012345678901234567890}"#,
+            r#"{"s":"12345678901234567890"}"#,
+            r#"{"s":"a\"12345678901234567890","n":1}"#,
+            r#"{"s":"\\","n":1234567890123456789}"#,
+            r#"["\u0001 1234567890123456789", 2]"#,
+            r#"{"b":[1.0,2.50,-3e-7],"a":{"c":-0}}"#,
+            "[1,2",
+            "",
+            "tru",
+            r#"{"a":1,"a":2}"#,
+        ];
+        for input in inputs {
+            let (rfc, comparison) = canonical_forms(input.as_bytes());
+            let rfc_alone = crate::canonicalize(input.as_bytes());
+            assert_eq!(rfc.as_ref().ok(), rfc_alone.as_ref().ok(), "{input}");
+            assert_eq!(
+                rfc.as_ref().err().map(ToString::to_string),
+                rfc_alone.as_ref().err().map(ToString::to_string),
+                "{input}"
+            );
+            assert_eq!(
+                comparison,
+                input_comparison_form(input.as_bytes()),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_integer_tokens_are_found_outside_strings_only() {
+        assert!(short_integer_tokens(br#"{"a":"12345678901234567890"}"#));
+        assert!(short_integer_tokens(br#"{"a":"\"12345678901234567890"}"#));
+        assert!(short_integer_tokens(
+            b"[123456789012345,-12345678901234,1.2345678901234567]"
+        ));
+        assert!(!short_integer_tokens(br"[1234567890123456]"));
+        assert!(!short_integer_tokens(br#"{"a\\":1234567890123456}"#));
+        assert!(!short_integer_tokens(br"[-123456789012345]"));
     }
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::decode::Report;
+use crate::decode::{Input, Report};
 use crate::diff::DiffStyle;
 use crate::jsonb::{self, JsonbOptions};
 
@@ -182,14 +182,15 @@ fn same_canonical(a: &[u8], b: &[u8]) -> bool {
 /// `binary` is the value as the server sent it in binary format (jsonb: `0x01` + text;
 /// json and text: the text), `text` its text-format output when fetched (for `json`
 /// columns: the server's `::jsonb::text` of the value, where it was safe to cast). `check` runs the
-/// decode paths of the DTO. Checked: the binary form is readable; for jsonb, the model,
+/// decode paths of the DTO (given the jsonb model's text of the value when the check
+/// computed it, so that it is not computed twice). Checked: the binary form is readable; for jsonb, the model,
 /// fed the server's own jsonb text, predicts exactly that text; canonical(text form) equals
 /// canonical(binary form); the decode paths agree on the value.
 pub fn check_row(
     kind: ColumnKind,
     binary: &[u8],
     text: Option<&[u8]>,
-    check: &dyn Fn(&[u8]) -> Report,
+    check: &dyn Fn(&Input<'_>) -> Report,
     describe: Describe,
 ) -> Vec<LiveFinding> {
     check_row_with(kind, binary, text, check, &|_, _| true, describe)
@@ -201,10 +202,75 @@ pub fn check_row_with(
     kind: ColumnKind,
     binary: &[u8],
     text: Option<&[u8]>,
-    check: &dyn Fn(&[u8]) -> Report,
+    check: &dyn Fn(&Input<'_>) -> Report,
     wants: &dyn Fn(&str, bool) -> bool,
     describe: Describe,
 ) -> Vec<LiveFinding> {
+    check_row_unfinished(kind, binary, text, check, describe).finish(binary, wants, describe)
+}
+
+/// A row checked, its decode findings not yet described: [`check_row_unfinished`] does the
+/// work (on any thread), then [`CheckedRow::finish`], called in row order, describes the
+/// decode findings still wanted as examples. Together they give exactly what
+/// [`check_row_with`] gives.
+#[derive(Debug, Clone, Default)]
+pub struct CheckedRow {
+    /// The findings; decode findings undescribed.
+    findings: Vec<LiveFinding>,
+    /// Where the decode findings start in `findings`.
+    decode_from: usize,
+    /// The decode report, kept when it has findings that may need describing.
+    report: Option<Report>,
+    /// Bytes before the value's text in the binary form (jsonb: the version byte).
+    skip: usize,
+}
+
+impl CheckedRow {
+    /// Whether the row has no finding at all.
+    #[must_use]
+    pub fn is_clean(&self) -> bool {
+        self.findings.is_empty()
+    }
+
+    /// The row's findings, its decode findings described (as `describe` says) when
+    /// `wants(class, declared)` asks for one of them. `binary` is the value checked.
+    #[must_use]
+    pub fn finish(
+        self,
+        binary: &[u8],
+        wants: &dyn Fn(&str, bool) -> bool,
+        describe: Describe,
+    ) -> Vec<LiveFinding> {
+        let Self {
+            mut findings,
+            decode_from,
+            report,
+            skip,
+        } = self;
+        let Some(report) = report else {
+            return findings;
+        };
+        if describe != Describe::No
+            && findings
+                .get(decode_from..)
+                .is_some_and(|d| d.iter().any(|f| wants(&f.class, f.declared)))
+        {
+            let value = binary.get(skip..).unwrap_or(binary);
+            findings.truncate(decode_from);
+            findings.extend(decode_findings(&report, value, describe));
+        }
+        findings
+    }
+}
+
+/// The work of [`check_row_with`], without deciding which decode findings to describe.
+pub fn check_row_unfinished(
+    kind: ColumnKind,
+    binary: &[u8],
+    text: Option<&[u8]>,
+    check: &dyn Fn(&Input<'_>) -> Report,
+    describe: Describe,
+) -> CheckedRow {
     let show_values = describe.show_values();
     let mut out = Vec::new();
     let value: &[u8] = match kind {
@@ -215,13 +281,19 @@ pub fn check_row_with(
                     "bad-wire",
                     format!("binary jsonb value unreadable: {}", e.message()),
                 ));
-                return out;
+                return CheckedRow {
+                    findings: out,
+                    ..CheckedRow::default()
+                };
             }
         },
         ColumnKind::Json | ColumnKind::Text => binary,
     };
+    // The model's text of the value, when computed here; the decode check reuses it.
+    let mut model_text = None;
     if kind == ColumnKind::Jsonb {
-        match jsonb::normalize(value, &JsonbOptions::default()) {
+        let model = model_text.insert(jsonb::normalize(value, &JsonbOptions::default()));
+        match model {
             Ok(model) if model.as_bytes() == value => {}
             Ok(model) => out.push(finding(
                 "model-text",
@@ -246,7 +318,8 @@ pub fn check_row_with(
         // For json, `text` is the server's own `value::jsonb::text` (fetched only where the
         // cast cannot fail): the model must predict it exactly.
         if let Some(server) = text {
-            match jsonb::normalize(value, &JsonbOptions::default()) {
+            let model = model_text.insert(jsonb::normalize(value, &JsonbOptions::default()));
+            match model {
                 Ok(model) if model.as_bytes() == server => {}
                 Ok(model) => out.push(finding(
                     "model-text",
@@ -282,14 +355,19 @@ pub fn check_row_with(
             ));
         }
     }
-    let report = check(value);
-    let quick = decode_findings(&report, value, Describe::No);
-    if describe != Describe::No && quick.iter().any(|f| wants(&f.class, f.declared)) {
-        out.extend(decode_findings(&report, value, describe));
-    } else {
-        out.extend(quick);
+    let report = check(&match &model_text {
+        Some(m) => Input::with_jsonb(value, m),
+        None => Input::new(value),
+    });
+    let decode_from = out.len();
+    out.extend(decode_findings(&report, value, Describe::No));
+    let keep = describe != Describe::No && out.len() > decode_from;
+    CheckedRow {
+        findings: out,
+        decode_from,
+        report: keep.then_some(report),
+        skip: binary.len() - value.len(),
     }
-    out
 }
 
 /// What the server did with one value sent as jsonb.

@@ -272,6 +272,109 @@ fn registry() -> &'static [(&'static str, CheckFn)] {
     ]
 }
 
+/// The same DTOs checked by the reference implementation (every path on its own).
+fn reference_registry() -> &'static [(&'static str, CheckFn)] {
+    &[
+        ("Plain", |i| {
+            equijson::decode::reference::check::<Plain>(i, &[])
+        }),
+        ("Text", |i| {
+            equijson::decode::reference::check::<Text>(i, &[])
+        }),
+        ("Strict", |i| {
+            equijson::decode::reference::check::<Strict>(i, &[])
+        }),
+        ("Wide", |i| {
+            equijson::decode::reference::check::<Wide>(i, &[])
+        }),
+        ("WideU", |i| {
+            equijson::decode::reference::check::<WideU>(i, &[])
+        }),
+        ("Count", |i| {
+            equijson::decode::reference::check::<Count>(i, &[])
+        }),
+        ("Ratio", |i| {
+            equijson::decode::reference::check::<Ratio>(i, &[])
+        }),
+        ("Measure", |i| {
+            equijson::decode::reference::check::<Measure>(i, &[])
+        }),
+        ("FlatRest", |i| {
+            equijson::decode::reference::check::<FlatRest>(i, &[])
+        }),
+        ("FlatInner", |i| {
+            equijson::decode::reference::check::<FlatInner>(i, &[])
+        }),
+        ("FlatStrict", |i| {
+            equijson::decode::reference::check::<FlatStrict>(i, &[])
+        }),
+        ("FlatWide", |i| {
+            equijson::decode::reference::check::<FlatWide>(i, &[])
+        }),
+        ("Untagged", |i| {
+            equijson::decode::reference::check::<Untagged>(i, &[])
+        }),
+        ("Internal", |i| {
+            equijson::decode::reference::check::<Internal>(i, &[])
+        }),
+        ("Adjacent", |i| {
+            equijson::decode::reference::check::<Adjacent>(i, &[])
+        }),
+        ("External", |i| {
+            equijson::decode::reference::check::<External>(i, &[])
+        }),
+        ("BTreeMap<String,u32>", |i| {
+            equijson::decode::reference::check::<BTreeMap<String, u32>>(i, &[])
+        }),
+        ("BTreeMap<u32,u32>", |i| {
+            equijson::decode::reference::check::<BTreeMap<u32, u32>>(i, &[])
+        }),
+        ("BTreeMap<bool,u32>", |i| {
+            equijson::decode::reference::check::<BTreeMap<bool, u32>>(i, &[])
+        }),
+        ("BTreeMap<i128,u32>", |i| {
+            equijson::decode::reference::check::<BTreeMap<i128, u32>>(i, &[])
+        }),
+        ("BTreeMap<String,f32>", |i| {
+            equijson::decode::reference::check::<BTreeMap<String, f32>>(i, &[])
+        }),
+        ("Vec<i128>", |i| {
+            equijson::decode::reference::check::<Vec<i128>>(i, &[])
+        }),
+        ("Vec<f32>", |i| {
+            equijson::decode::reference::check::<Vec<f32>>(i, &[])
+        }),
+        ("f32", |i| equijson::decode::reference::check::<f32>(i, &[])),
+        ("Option<f32>", |i| {
+            equijson::decode::reference::check::<Option<f32>>(i, &[])
+        }),
+        ("Memo", |i| {
+            equijson::decode::reference::check_borrowed::<MemoF>(i, &[])
+        }),
+        ("MaybeMemo", |i| {
+            equijson::decode::reference::check_borrowed::<MaybeMemoF>(i, &[])
+        }),
+        ("RawBytes", |i| {
+            equijson::decode::reference::check_borrowed::<RawBytesF>(i, &[])
+        }),
+        ("FlatMemo", |i| {
+            equijson::decode::reference::check_borrowed::<FlatMemoF>(i, &[])
+        }),
+        ("TaggedMemo", |i| {
+            equijson::decode::reference::check_borrowed::<TaggedMemoF>(i, &[])
+        }),
+        ("EitherStr", |i| {
+            equijson::decode::reference::check_borrowed::<EitherStrF>(i, &[])
+        }),
+        ("CowMemo", |i| {
+            equijson::decode::reference::check_borrowed::<CowMemoF>(i, &[])
+        }),
+        ("BTreeMap<&str,u32>", |i| {
+            equijson::decode::reference::check_borrowed::<BorrowedKeysF>(i, &[])
+        }),
+    ]
+}
+
 // ------------------------------------------------------------------ jsonb and views
 
 /// Whether the jsonb model has landed: until then its path fails with "not implemented".
@@ -1289,4 +1392,59 @@ fn regression_redacted_render_hides_values_in_error_messages() {
         max_value_chars: 80,
     });
     assert!(!redacted.contains("sk_live_7Hq2xSECRET"), "{redacted}");
+}
+
+/// The decode check shares work between paths (one `Value` parse, the jsonb text reused
+/// when it is the input itself, each distinct decoded value serialized once): it must give
+/// the reference implementation's report, to the byte, for every input of the table with
+/// every DTO of the table (owned, borrowed, untagged, flattened, `f32`, `i128`, maps), for
+/// the input's jsonb text, and with the jsonb model's text handed in as the live scan does.
+#[test]
+fn shared_work_gives_the_reference_report_for_every_table_input_and_dto() {
+    use equijson::decode::Input;
+    use equijson::jsonb::{JsonbOptions, normalize};
+    let rows = rows();
+    let mut inputs: Vec<Vec<u8>> = rows.iter().map(|r| r.input.clone()).collect();
+    for r in &rows {
+        if let Ok(t) = normalize(&r.input, &JsonbOptions::default()) {
+            inputs.push(t.into_bytes());
+        }
+    }
+    let mut compared = 0usize;
+    let mut divergent = 0usize;
+    for ((name, fast), (ref_name, reference)) in registry().iter().zip(reference_registry()) {
+        assert_eq!(name, ref_name);
+        for input in &inputs {
+            let expected = reference(input);
+            assert_eq!(fast(input), expected, "{name} on {}", show_input(input));
+            divergent += usize::from(expected.is_divergent());
+            compared += 1;
+        }
+    }
+    // With the model's text handed in (the live scan's call), through the catalogue's hook.
+    for spec in equijson::dto::catalogue() {
+        for input in &inputs {
+            let model = normalize(input, &JsonbOptions::default());
+            let expected = (spec.check_reference)(input);
+            assert_eq!(
+                (spec.check_input)(&Input::with_jsonb(input, &model)),
+                expected,
+                "{} on {}",
+                spec.name,
+                show_input(input)
+            );
+            assert_eq!(
+                (spec.check)(input),
+                expected,
+                "{} on {}",
+                spec.name,
+                show_input(input)
+            );
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > 4000 && divergent > 100,
+        "{compared} compared, {divergent} divergent"
+    );
 }

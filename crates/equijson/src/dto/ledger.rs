@@ -37,6 +37,10 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     summary: "i128 amount, f32 rate, borrowed &str memo: the divergent example",
     accepts: ACCEPTS,
     check: |input| check_borrowed::<LedgerEntryFamily>(input, ACCEPTS),
+    check_input: |input| crate::decode::check_borrowed_input::<LedgerEntryFamily>(input, ACCEPTS),
+    check_reference: |input| {
+        crate::decode::reference::check_borrowed::<LedgerEntryFamily>(input, ACCEPTS)
+    },
     generate,
     sample: r#"{"account":"4000-sales","amount_minor":18446744073709551616,"fx_rate":1.0000000596046448,"memo":"Q4 true-up"}"#,
 };

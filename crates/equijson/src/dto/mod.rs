@@ -14,7 +14,7 @@ pub use drive_policy::DrivePolicy;
 pub use event_context::{ContextMap, ContextValue, EventContext};
 pub use ledger::{LedgerEntry, LedgerEntryFamily};
 
-use crate::decode::{Accepts, Report};
+use crate::decode::{Accepts, Input, Report};
 use crate::generate::{Gen, Json};
 
 /// One registered DTO.
@@ -28,6 +28,12 @@ pub struct DtoSpec {
     pub accepts: Accepts,
     /// Decodes a document through every path.
     pub check: fn(&[u8]) -> Report,
+    /// [`DtoSpec::check`] given what the caller already computed (the live scan passes the
+    /// jsonb model's text): the same report.
+    pub check_input: fn(&Input<'_>) -> Report,
+    /// The reference implementation of [`DtoSpec::check`] (every path on its own, nothing
+    /// shared; slower): the tests hold `check` to giving the same report.
+    pub check_reference: fn(&[u8]) -> Report,
     /// Generates a document of this DTO's shape.
     pub generate: fn(&mut Gen) -> Json,
     /// A representative document.

@@ -370,7 +370,8 @@ impl std::error::Error for JsonbError {}
 /// documentation for the cases and their SQLSTATEs.
 pub fn normalize(input: &[u8], options: &JsonbOptions) -> Result<String, JsonbError> {
     let (tape, _) = read(input, *options)?;
-    let mut out = Vec::new();
+    // The text is usually about as long as the input (whitespace aside).
+    let mut out = Vec::with_capacity(input.len().saturating_add(16).min(MAX_INPUT));
     tape.write(&mut out);
     // Valid UTF-8 in, only whole characters and ASCII escapes out.
     Ok(String::from_utf8(out)

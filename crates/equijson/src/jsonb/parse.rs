@@ -55,15 +55,15 @@ pub(super) fn parse(input: &[u8], options: JsonbOptions) -> Result<(Tape, u64), 
     let max_depth = u64::try_from(options.max_depth).unwrap_or(u64::MAX);
     let mut p = Parser {
         lex: Lexer::new(input),
-        tape: Tape::default(),
-        stack: Vec::new(),
+        tape: Tape::for_input(input.len()),
+        stack: Vec::with_capacity(16),
         cost: 0,
         budget: max_depth
             .saturating_sub(1)
             .saturating_mul(ARRAY_COST)
             .saturating_add(PARSE_SLACK),
-        value: Vec::new(),
-        key: Vec::new(),
+        value: Vec::with_capacity(64),
+        key: Vec::with_capacity(64),
     };
     if options.max_depth == 0 {
         p.budget = 0;

@@ -76,6 +76,19 @@ fn to_u32(n: usize) -> u32 {
 }
 
 impl Tape {
+    /// An empty tape with room for a typical document of `len` input bytes (one
+    /// allocation per buffer instead of repeated doubling; capped for huge inputs).
+    pub(super) fn for_input(len: usize) -> Self {
+        let len = len.min(1 << 20);
+        Self {
+            nodes: Vec::with_capacity(len / 8 + 4),
+            arena: Vec::with_capacity(len + 16),
+            perm: Vec::with_capacity(len / 16 + 4),
+            open: Vec::with_capacity(16),
+            members: Vec::with_capacity(32),
+        }
+    }
+
     /// Counts one more element of the innermost open array (`appendElement`).
     fn add_element(&mut self) -> Result<(), Limit> {
         if let Some((idx, count)) = self.open.last_mut() {

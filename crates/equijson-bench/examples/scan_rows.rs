@@ -1,0 +1,135 @@
+//! Per-row client cost of `pg scan` without a server: seeded contact documents, normalized
+//! as the server's jsonb text, run through `live::check_row` (for `perf record`).
+//!
+//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS]`
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::cast_precision_loss,
+    reason = "a command-line tool reporting its timing"
+)]
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use serde::Deserialize as _;
+
+use equijson::generate::Style;
+use equijson::jsonb::{JsonbOptions, normalize};
+use equijson::live::{ColumnKind, Describe, check_row};
+use equijson::props::PropsConfig;
+
+type Check = dyn Fn(&equijson::decode::Input<'_>) -> equijson::decode::Report;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rows: u64 = args
+        .first()
+        .map_or(Ok(20_000), |s| s.parse())
+        .map_err(|e| format!("{e}"))?;
+    let rounds: u32 = args
+        .get(1)
+        .map_or(Ok(5), |s| s.parse())
+        .map_err(|e| format!("{e}"))?;
+    let spec = equijson::dto::find("contact").ok_or("contact")?;
+    let mut cfg = PropsConfig::new(42, rows, Some(spec));
+    cfg.size = 3;
+    let docs: Vec<Vec<u8>> = (0..rows)
+        .filter_map(|i| {
+            let (tree, style) = equijson::props::case(&cfg, i);
+            let text = tree.render(Style::Seeded(style));
+            normalize(text.as_bytes(), &JsonbOptions::default())
+                .ok()
+                .map(String::into_bytes)
+        })
+        .collect();
+    let bytes: usize = docs.iter().map(Vec::len).sum();
+    println!(
+        "{} docs, avg {} bytes",
+        docs.len(),
+        bytes / docs.len().max(1)
+    );
+    let wire: Vec<Vec<u8>> = docs.iter().map(|d| [&[1u8][..], d].concat()).collect();
+    let reference = |i: &equijson::decode::Input<'_>| (spec.check_reference)(i.text);
+    let checks: [(&str, &Check); 2] = [
+        ("reference", &reference),
+        ("check_input", &spec.check_input),
+    ];
+    for _ in 0..rounds {
+        for (name, check) in checks {
+            if args.get(2).map(String::as_str) == Some("fast") && name == "reference" {
+                continue;
+            }
+            let t = Instant::now();
+            let mut findings = 0usize;
+            for (w, d) in wire.iter().zip(&docs) {
+                findings += black_box(check_row(
+                    ColumnKind::Jsonb,
+                    w,
+                    Some(d),
+                    check,
+                    Describe::No,
+                ))
+                .len();
+            }
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "{name}: {:.2} µs/row ({findings} findings)",
+                secs * 1e6 / docs.len() as f64
+            );
+        }
+    }
+    if args.get(2).map(String::as_str) == Some("parts") {
+        parts(&docs);
+    }
+    Ok(())
+}
+
+fn time(name: &str, docs: &[Vec<u8>], f: &dyn Fn(&[u8]) -> usize) {
+    let t = Instant::now();
+    let mut n = 0usize;
+    for d in docs {
+        n += black_box(f(d));
+    }
+    println!(
+        "  {name}: {:.2} µs/row ({n})",
+        t.elapsed().as_secs_f64() * 1e6 / docs.len() as f64
+    );
+}
+
+fn parts(docs: &[Vec<u8>]) {
+    use equijson::dto::Contact;
+    let o = JsonbOptions::default();
+    time("jsonb normalize", docs, &|d| {
+        normalize(d, &o).map_or(0, |s| s.len())
+    });
+    time("from_slice Value", docs, &|d| {
+        serde_json::from_slice::<serde_json::Value>(d).map_or(0, |_| 1)
+    });
+    time("from_slice Value + T::deserialize(&v)", docs, &|d| {
+        let v: serde_json::Value = serde_json::from_slice(d).unwrap_or_default();
+        Contact::deserialize(&v).map_or(0, |_| 1)
+    });
+    time("from_slice Value + from_value(v)", docs, &|d| {
+        let v: serde_json::Value = serde_json::from_slice(d).unwrap_or_default();
+        serde_json::from_value::<Contact>(v).map_or(0, |_| 1)
+    });
+    time("from_slice Contact", docs, &|d| {
+        serde_json::from_slice::<Contact>(d).map_or(0, |_| 1)
+    });
+    time("canonicalize", docs, &|d| {
+        equijson::canonicalize(d).map_or(0, |c| c.len())
+    });
+    time("from_slice Contact + to_canonical_vec", docs, &|d| {
+        serde_json::from_slice::<Contact>(d)
+            .ok()
+            .and_then(|c| equijson::to_canonical_vec(&c).ok())
+            .map_or(0, |c| c.len())
+    });
+    time("from_slice Contact + serde_json::to_vec", docs, &|d| {
+        serde_json::from_slice::<Contact>(d)
+            .ok()
+            .and_then(|c| serde_json::to_vec(&c).ok())
+            .map_or(0, |c| c.len())
+    });
+}

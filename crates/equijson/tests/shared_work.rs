@@ -1,0 +1,211 @@
+//! The decode check and the live row check share work between decode paths; these tests
+//! hold them to the reference implementation (every path computed on its own) over
+//! thousands of generated documents of every catalogue DTO, the `value` generator's
+//! arbitrary documents, the data tables' edge cases, and documents that diverge.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code: a failed expectation should abort the test loudly"
+)]
+
+use equijson::decode::{Input, Report, Verdict};
+use equijson::dto::{DtoSpec, catalogue};
+use equijson::generate::Style;
+use equijson::jsonb::{JsonbOptions, normalize};
+use equijson::live::{ColumnKind, Describe, check_row_with};
+use equijson::props::{PropsConfig, case};
+
+/// Generated documents of `spec`'s shape: seeded spellings (whitespace, escapes, member
+/// order, number spellings) and their jsonb text, at several sizes.
+fn generated(spec: &'static DtoSpec, seed: u64, cases: u64) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for size in [1usize, 3, 8] {
+        let mut cfg = PropsConfig::new(seed, cases, Some(spec));
+        cfg.size = size;
+        for i in 0..cases {
+            let (tree, style) = case(&cfg, i);
+            let text = tree.render(Style::Seeded(style)).into_bytes();
+            if let Ok(t) = normalize(&text, &JsonbOptions::default()) {
+                out.push(t.into_bytes());
+            }
+            out.push(tree.render(Style::Compact).into_bytes());
+            out.push(text);
+        }
+    }
+    out
+}
+
+/// Edge cases from the data tables (the inputs in their first column) and a few by hand.
+fn edge_cases() -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = [
+        "", " ", "null", "[", "{", "{}", "[]", "0", "-0", "-0.0", "1.0", "1e400", "-1e400",
+        "123456789012345678901234567890", "9007199254740993", "18446744073709551616",
+        r#"{"a":1,"a":2}"#, r#"{"a":"\u0000"}"#, r#"{"a":"\ud800"}"#, r#"{"\ud83d\ude02":1,"\ue000":2}"#,
+        r#"{"id":"x","display_name":"y","updated_at":"z"}"#,
+        r#"{"id":"x","display_name":"y","updated_at":"z","extra":[1,2,{"b":null}]}"#,
+        r#"{"email":[{"email":"e","type":"work","is_primary":true,"is_primary":false}],"id":"x","display_name":"y","updated_at":"z"}"#,
+        r#"{"id":"x","display_name":"y","address":[{"street":"s","city":"c","postal_code":"p","country":"SE","type":"home","is_primary":true,"lat":1.0,"lng":-1.50}],"updated_at":"z"}"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    for table in [
+        include_str!("../../../tests/data/canonical.tsv"),
+        include_str!("../../../tests/data/errors.tsv"),
+        include_str!("../../../tests/data/jsonb/normalize.tsv"),
+        include_str!("../../../tests/data/jsonb/errors.tsv"),
+    ] {
+        for line in table
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let first = line.split('\t').next().unwrap_or_default();
+            out.push(unescape(first));
+        }
+    }
+    for spec in catalogue() {
+        out.push(spec.sample.as_bytes().to_vec());
+    }
+    out
+}
+
+/// The tables' escapes: `\t`, `\n`, `\r`, `\\`, `\xHH` (a raw byte); anything else as is.
+fn unescape(field: &str) -> Vec<u8> {
+    let b = field.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 1 < b.len() {
+            match b[i + 1] {
+                b't' => out.push(b'\t'),
+                b'n' => out.push(b'\n'),
+                b'r' => out.push(b'\r'),
+                b'\\' => out.push(b'\\'),
+                b'x' if i + 3 < b.len() => {
+                    if let Ok(v) = u8::from_str_radix(&field[i + 2..i + 4], 16) {
+                        out.push(v);
+                        i += 4;
+                        continue;
+                    }
+                    out.extend_from_slice(&b[i..i + 2]);
+                }
+                _ => out.extend_from_slice(&b[i..i + 2]),
+            }
+            i += 2;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn value_spec() -> &'static DtoSpec {
+    equijson::dto::find("value").expect("value DTO")
+}
+
+/// A scanned row: column type, binary form, text form.
+type Row<'a> = (ColumnKind, &'a [u8], Option<&'a [u8]>);
+
+#[derive(Default)]
+struct Tally {
+    compared: usize,
+    verdicts: [usize; 4],
+}
+
+impl Tally {
+    fn add(&mut self, r: &Report) {
+        self.compared += 1;
+        self.verdicts[match r.verdict() {
+            Verdict::Equivalent => 0,
+            Verdict::Rejected => 1,
+            Verdict::Accepted => 2,
+            Verdict::Divergent => 3,
+        }] += 1;
+    }
+}
+
+/// Reports of the shared-work check (with and without the jsonb text handed in) against
+/// the reference, every catalogue DTO on its own documents, the `value` generator's
+/// documents and the edge cases.
+#[test]
+fn decode_check_gives_the_reference_report() {
+    let edge = edge_cases();
+    let arbitrary = generated(value_spec(), 7, 300);
+    let mut tally = Tally::default();
+    for spec in catalogue() {
+        let own = generated(spec, 42, 300);
+        for input in own.iter().chain(&arbitrary).chain(&edge) {
+            let expected = (spec.check_reference)(input);
+            let show = || format!("{} on {:?}", spec.name, String::from_utf8_lossy(input));
+            assert_eq!((spec.check)(input), expected, "{}", show());
+            let model = normalize(input, &JsonbOptions::default());
+            assert_eq!(
+                (spec.check_input)(&Input::with_jsonb(input, &model)),
+                expected,
+                "{}",
+                show()
+            );
+            tally.add(&expected);
+        }
+    }
+    // Every verdict occurs: the comparison covers equivalent, rejected, accepted and
+    // divergent reports (ledger-entry's sample and duplicate names diverge, for example).
+    assert!(tally.compared > 20_000, "{}", tally.compared);
+    assert!(
+        tally.verdicts.iter().all(|&n| n > 50),
+        "{:?}",
+        tally.verdicts
+    );
+}
+
+/// The live row check (model, text form, decode paths, descriptions) with the shared-work
+/// check against the same with the reference check: the same findings, for jsonb, json
+/// and text columns, redacted, with values and undescribed, examples wanted or not.
+#[test]
+fn live_row_check_gives_the_reference_findings() {
+    let edge = edge_cases();
+    let mut compared = 0usize;
+    let mut with_findings = 0usize;
+    let all = |_: &str, _: bool| true;
+    let undeclared = |_: &str, declared: bool| !declared;
+    for spec in catalogue() {
+        let docs = generated(spec, 9, 60);
+        let reference = |i: &Input<'_>| (spec.check_reference)(i.text);
+        for doc in docs.iter().chain(&edge) {
+            let model = normalize(doc, &JsonbOptions::default());
+            let wire = [&[1u8][..], doc].concat();
+            let server_text = model.as_ref().ok().map(String::as_bytes);
+            let rows: [Row<'_>; 4] = [
+                (ColumnKind::Jsonb, &wire, Some(doc)),
+                (ColumnKind::Json, doc, server_text),
+                (ColumnKind::Json, doc, None),
+                (ColumnKind::Text, doc, None),
+            ];
+            for (kind, binary, text) in rows {
+                for describe in [Describe::No, Describe::Redacted, Describe::Values] {
+                    for wants in [&all as &dyn Fn(&str, bool) -> bool, &undeclared] {
+                        let expected =
+                            check_row_with(kind, binary, text, &reference, wants, describe);
+                        let got =
+                            check_row_with(kind, binary, text, &spec.check_input, wants, describe);
+                        assert_eq!(
+                            got,
+                            expected,
+                            "{} {kind:?} {:?}",
+                            spec.name,
+                            String::from_utf8_lossy(doc)
+                        );
+                        compared += 1;
+                        with_findings += usize::from(!expected.is_empty());
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        compared > 10_000 && with_findings > 1_000,
+        "{compared} rows, {with_findings} with findings"
+    );
+}
