@@ -320,6 +320,7 @@ $fn$;
 --    (16 or more digits, below 1e-6, trailing fraction zeros) are replaced in place (each
 --    number ends a line, so ' 1.50\n' can only be that number), as a string
 --    "\uF8FF1e+21\uF8FF" when the ECMAScript text has an exponent (jsonb would rewrite it).
+--    More than 32 such numbers: the split path (one pass per number would be quadratic).
 -- 4. Every space (now only inside strings, and after member names) becomes U+F8FE, then a
 --    U+0003 mark goes before each line-start string and each name's closing `":`; splitting
 --    on the marks makes each member name an element of its own, and format('%-16s') pads it
@@ -342,6 +343,7 @@ declare
   tok text;
   e text;
   num boolean := false;
+  changed int := 0;
 begin
   if jsonb_typeof(doc) not in ('object', 'array') then
     return public.equijson_scalar(doc);
@@ -376,6 +378,12 @@ begin
         end if;
       end if;
       if e <> tok then
+        -- Each replacement is a pass over the text: many of them go to the split path,
+        -- which is linear in the number of numbers.
+        changed := changed + 1;
+        if changed > 32 then
+          return public.equijson_canonical_split(doc);
+        end if;
         if strpos(e, 'e') > 0 then
           e := E'"\uF8FF' || e || E'\uF8FF"';
           num := true;

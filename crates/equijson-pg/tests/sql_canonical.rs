@@ -410,3 +410,70 @@ fn scan_pass_finds_a_sabotaged_function() {
     assert_eq!(report.examples[0].key, "4");
     assert!(sql_scan::compare(&config, &opts, "elsewhere", &mut report).is_err());
 }
+
+/// Which documents the entry point's padding path takes itself and which it hands to
+/// `equijson_canonical_split`: the split path is replaced by a marker, so a document that
+/// reaches it returns `split` instead of its canonical text.
+#[test]
+fn padding_path_routing() {
+    let (_cluster, mut client) = start();
+    let numbers_33 = format!("[{}]", vec!["1.50"; 33].join(","));
+    let numbers_32 = format!("[{}]", vec!["1.50"; 32].join(","));
+    let deep = |d: usize| {
+        format!(
+            "{{\"b\":{}1{},\"a\":0}}",
+            "[".repeat(d - 1),
+            "]".repeat(d - 1)
+        )
+    };
+    let long_name = |n: usize| format!("{{\"{}\":1,\"b\":2,\"a\":3}}", "a".repeat(n));
+    let padded: Vec<String> = vec![
+        r#"{"b":1,"a":2,"ab":3,"":4,"a!":5,"~":6}"#.into(),
+        r#"{"b":["x","y z"," "],"a":[["s"],{"k":"v"}],"c":"x: y, z"}"#.into(),
+        r#"{"b":[1.50,12345678901234567,1e21,0.0000001,-0.0],"a":"1.50"}"#.into(),
+        r#"{"b":"\u00e9\ud83d\ude02\n\"\\","a":null,"c":[true,false,null]}"#.into(),
+        numbers_32,
+        deep(18),
+        long_name(14),
+        long_name(62),
+        long_name(254),
+        "[]".into(),
+        "{}".into(),
+    ];
+    let split: Vec<String> = vec![
+        r#"{"a b":1}"#.into(),
+        r#"{"a\nb":1}"#.into(),
+        r#"{"a\"b":1}"#.into(),
+        r#"{"\u00e9":1}"#.into(),
+        r#"{"a ":1}"#.into(),
+        r#"{"a":":b"}"#.into(),
+        r#"[":b"]"#.into(),
+        r#"{"a":"x\":y"}"#.into(),
+        "{\"a\":\"\u{f8fe}\"}".into(),
+        "[\"\u{f8ff}\"]".into(),
+        numbers_33,
+        deep(19),
+        long_name(255),
+    ];
+    let outcomes = run(&mut client, &padded);
+    compare("padding path", &padded, &outcomes);
+    let split_outcomes = run(&mut client, &split);
+    compare("split path", &split, &split_outcomes);
+    client
+        .batch_execute(
+            "CREATE OR REPLACE FUNCTION public.equijson_canonical_split(doc jsonb) RETURNS text \
+             LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT 'split'::text $$",
+        )
+        .expect("marker");
+    for (doc, want_split) in padded
+        .iter()
+        .map(|d| (d, false))
+        .chain(split.iter().map(|d| (d, true)))
+    {
+        let got: String = client
+            .query_one("SELECT public.equijson_canonical($1::text::jsonb)", &[doc])
+            .expect("call")
+            .get(0);
+        assert_eq!(got == "split", want_split, "{doc:.120} -> {got:.120}");
+    }
+}
