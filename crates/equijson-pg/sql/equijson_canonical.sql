@@ -348,8 +348,10 @@ begin
   if jsonb_typeof(doc) not in ('object', 'array') then
     return public.equijson_scalar(doc);
   end if;
-  -- jsonb_pretty's indentation grows with depth (quadratic text on deep values).
-  if pg_column_size(doc) > 1000 and jsonb_path_exists(doc, 'strict $.**{19}') then
+  -- The sentinels below are non-ASCII (UTF-8 databases only); jsonb_pretty's indentation
+  -- grows with depth (quadratic text on deep values).
+  if getdatabaseencoding() <> 'UTF8'
+     or (pg_column_size(doc) > 1000 and jsonb_path_exists(doc, 'strict $.**{19}')) then
     return public.equijson_canonical_split(doc);
   end if;
   t := replace(replace(jsonb_pretty(doc), E'\n        ', E'\n'), E'\n    ', E'\n');
@@ -363,38 +365,38 @@ begin
     end if;
   end if;
   nl := jsonb_path_query_array(doc, 'strict $.**?(@.type() == "number")')::text;
-  if nl ~ '[0-9.]{16}|0\.000000|\.[0-9]*0[],]' then
-    foreach tok in array string_to_array(substr(nl, 2, octet_length(nl) - 2), ', ') loop
-      if strpos(tok, '0.000000') > 0 or octet_length(tok) > 300 then
+  foreach tok in array string_to_array(substr(nl, 2, octet_length(nl) - 2), ', ') loop
+    continue when octet_length(tok) <= 15 and strpos(tok, '0.000000') = 0
+                  and (right(tok, 1) <> '0' or strpos(tok, '.') = 0);
+    if strpos(tok, '0.000000') > 0 or octet_length(tok) > 300 then
+      e := public.equijson_number_slow(tok::numeric);
+    elsif octet_length(tok) <= 15 then
+      e := case when strpos(tok, '.') > 0 then rtrim(rtrim(tok, '0'), '.') else tok end;
+    else
+      -- Shortest round-trip text (PostgreSQL 12+ with extra_float_digits > 0, the
+      -- default); in fixed notation (1e-4 <= |x| < 1e15) it is the ECMAScript text.
+      e := tok::float8::text;
+      if strpos(e, 'e') > 0 or current_setting('extra_float_digits')::int <= 0 then
         e := public.equijson_number_slow(tok::numeric);
-      elsif octet_length(tok) <= 15 then
-        e := case when strpos(tok, '.') > 0 then rtrim(rtrim(tok, '0'), '.') else tok end;
-      else
-        -- Shortest round-trip text (PostgreSQL 12+ with extra_float_digits > 0, the
-        -- default); in fixed notation (1e-4 <= |x| < 1e15) it is the ECMAScript text.
-        e := tok::float8::text;
-        if strpos(e, 'e') > 0 or current_setting('extra_float_digits')::int <= 0 then
-          e := public.equijson_number_slow(tok::numeric);
-        end if;
       end if;
-      if e <> tok then
-        -- Each replacement is a pass over the text: many of them go to the split path,
-        -- which is linear in the number of numbers.
-        changed := changed + 1;
-        if changed > 32 then
-          return public.equijson_canonical_split(doc);
-        end if;
-        if strpos(e, 'e') > 0 then
-          e := E'"\uF8FF' || e || E'\uF8FF"';
-          num := true;
-        end if;
-        t := replace(replace(replace(replace(t, ' ' || tok || E'\n', ' ' || e || E'\n'),
-                                     ' ' || tok || E',\n', ' ' || e || E',\n'),
-                             E'\n' || tok || E'\n', E'\n' || e || E'\n'),
-                     E'\n' || tok || E',\n', E'\n' || e || E',\n');
+    end if;
+    if e <> tok then
+      -- Each replacement is a pass over the text: many of them go to the split path,
+      -- which is linear in the number of numbers.
+      changed := changed + 1;
+      if changed > 32 then
+        return public.equijson_canonical_split(doc);
       end if;
-    end loop;
-  end if;
+      if strpos(e, 'e') > 0 then
+        e := E'"\uF8FF' || e || E'\uF8FF"';
+        num := true;
+      end if;
+      t := replace(replace(replace(replace(t, ' ' || tok || E'\n', ' ' || e || E'\n'),
+                                   ' ' || tok || E',\n', ' ' || e || E',\n'),
+                           E'\n' || tok || E'\n', E'\n' || e || E'\n'),
+                   E'\n' || tok || E',\n', E'\n' || e || E',\n');
+    end if;
+  end loop;
   t := replace(t, ' ', E'\uF8FE');
   u := replace(t, E'\n"', E'\n\x03"');
   o := octet_length(u) - octet_length(t);          -- strings at a line start
