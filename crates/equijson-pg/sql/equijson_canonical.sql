@@ -12,8 +12,10 @@
 -- at the end of this file's README section.
 --
 -- How it works
--- * equijson_canonical (at the end of this file) first tries a text-level fast path (see
---   the comment there); documents it cannot handle go to equijson_canonical_levels:
+-- * equijson_canonical (near the end of this file) runs the padding path, a handful of
+--   string calls on the whole text (see the comment there); documents it does not take go
+--   to equijson_canonical_split (the older text path), and the ones that cannot take
+--   either go to equijson_canonical_levels:
 -- * Structure: one pass per nesting level, no recursion. Level d's containers are expanded
 --   by one query (jsonb_each / jsonb_array_elements), members sorted; then the levels are
 --   assembled from the deepest up, one query per level. Nesting depth is limited only by
