@@ -10,8 +10,8 @@ use crate::exit::Status;
 
 pub(crate) const INSTALL_HELP: &str = "\
 Creates (or replaces) equijson_canonical(jsonb) -> text and its helpers (equijson_scalar,
-equijson_number, equijson_number_slow, equijson_utf16_key, equijson_canonical_levels) in the
-schema, creating the schema if needed, in one transaction. Plain SQL and PL/pgSQL: no
+equijson_number, equijson_number_slow, equijson_utf16_key, equijson_canonical_split,
+equijson_canonical_levels) in the schema, creating the schema if needed, in one transaction. Plain SQL and PL/pgSQL: no
 extension, no superuser.
 Running it again replaces the functions with the same text. --print writes the SQL instead
 (the file crates/equijson-pg/sql/equijson_canonical.sql, schema substituted).

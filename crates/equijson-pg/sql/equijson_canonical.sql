@@ -12,8 +12,10 @@
 -- at the end of this file's README section.
 --
 -- How it works
--- * equijson_canonical (at the end of this file) first tries a text-level fast path (see
---   the comment there); documents it cannot handle go to equijson_canonical_levels:
+-- * equijson_canonical (near the end of this file) runs the padding path, a handful of
+--   string calls on the whole text (see the comment there); documents it does not take go
+--   to equijson_canonical_split (the older text path), and the ones that cannot take
+--   either go to equijson_canonical_levels:
 -- * Structure: one pass per nesting level, no recursion. Level d's containers are expanded
 --   by one query (jsonb_each / jsonb_array_elements), members sorted; then the levels are
 --   assembled from the deepest up, one query per level. Nesting depth is limited only by
@@ -259,7 +261,8 @@ end
 $fn$;
 
 
--- The entry point. Fast path, on the text: in doc::text replace \\ by U+0001 and then \" by
+-- The split path, for documents the entry point's padding path does not take (see there).
+-- On the text: in doc::text replace \\ by U+0001 and then \" by
 -- U+0002 (jsonb text never holds raw controls), split on '"' (pieces then alternate
 -- outside / inside strings), right-pad every member name with
 -- spaces to the document's longest name so that jsonb's own order (byte length, then bytes)
@@ -269,7 +272,7 @@ $fn$;
 -- sentinels. Sound because no name can then contain '"', '\', a control character, a
 -- trailing space or a character from U+D7FF up; a document where that is not so (or with
 -- more than 1,000 brackets) goes to equijson_canonical_levels.
-create or replace function public.equijson_canonical(doc jsonb) returns text
+create or replace function public.equijson_canonical_split(doc jsonb) returns text
 language sql immutable strict parallel safe
 as $fn$
   select case
@@ -303,6 +306,121 @@ as $fn$
             ) k
         )
   end
+$fn$;
+
+-- The entry point. Padding path, a handful of C-level string operations on the whole text
+-- (no set-returning function, no sub-query):
+-- 1. t = jsonb_pretty(doc) with the indentation removed: every object member and array
+--    element starts a line, `\n"` opens a string at a line start, raw newlines and raw
+--    controls never occur inside strings.
+-- 2. One regex test routes to equijson_canonical_split the documents this path does not
+--    take: a name that is not printable ASCII without space and backslash, a string that
+--    starts with ':', `\":` anywhere, U+F8FE or U+F8FF anywhere (the two sentinels below),
+--    or nesting deeper than 18 levels (tested first on values over 1,000 bytes, whose
+--    pretty text would otherwise grow with the square of the depth).
+-- 3. Numbers: jsonb_path_query_array lists them; the ones whose ECMAScript text differs
+--    (16 or more digits, below 1e-6, trailing fraction zeros) are replaced in place (each
+--    number ends a line, so ' 1.50\n' can only be that number), as a string
+--    "\uF8FF1e+21\uF8FF" when the ECMAScript text has an exponent (jsonb would rewrite it).
+--    More than 32 such numbers: the split path (one pass per number would be quadratic).
+-- 4. Every space (now only inside strings, and after member names) becomes U+F8FE, then a
+--    U+0003 mark goes before each line-start string and each name's closing `":`; splitting
+--    on the marks makes each member name an element of its own, and format('%-16s') pads it
+--    with spaces to 15 characters. All names of the document then have the same byte length,
+--    so jsonb's order (byte length, then bytes) is RFC 8785's (ASCII: UTF-16 = byte order),
+--    and a space sorts below every character a name can hold. Other elements end outside
+--    strings, so their padding (if any) is whitespace. Longer names: widths 64, then 256.
+-- 5. One ::jsonb round trip sorts every object; in its text the only spaces are separators
+--    and padding: drop them all, turn U+F8FE back into spaces, unwrap the number strings.
+create or replace function public.equijson_canonical(doc jsonb) returns text
+language plpgsql immutable strict parallel safe
+as $fn$
+declare
+  t text;
+  u text;
+  k int;
+  o int;
+  w int;
+  nl text;
+  tok text;
+  e text;
+  num boolean := false;
+  changed int := 0;
+begin
+  if jsonb_typeof(doc) not in ('object', 'array') then
+    return public.equijson_scalar(doc);
+  end if;
+  -- The sentinels below are non-ASCII (UTF-8 databases only); jsonb_pretty's indentation
+  -- grows with depth (quadratic text on deep values).
+  if getdatabaseencoding() <> 'UTF8'
+     or (pg_column_size(doc) > 1000 and jsonb_path_exists(doc, 'strict $.**{19}')) then
+    return public.equijson_canonical_split(doc);
+  end if;
+  t := replace(replace(jsonb_pretty(doc), E'\n        ', E'\n'), E'\n    ', E'\n');
+  if t ~ E'\n |\n":| ":|\\\\":|[\\uF8FE\\uF8FF]|\n"([^"\\\\]|\\\\.)*([^!-~"\\\\]|\\\\.)([^"\\\\]|\\\\.)*": ' then
+    if strpos(t, E'\n ') > 0 then
+      t := replace(replace(replace(replace(t, E'\n' || repeat(' ', 32), E'\n'), E'\n' || repeat(' ', 16), E'\n'),
+                   E'\n        ', E'\n'), E'\n    ', E'\n');
+    end if;
+    if t ~ E'\n |\n":| ":|\\\\":|[\\uF8FE\\uF8FF]|\n"([^"\\\\]|\\\\.)*([^!-~"\\\\]|\\\\.)([^"\\\\]|\\\\.)*": ' then
+      return public.equijson_canonical_split(doc);
+    end if;
+  end if;
+  nl := jsonb_path_query_array(doc, 'strict $.**?(@.type() == "number")')::text;
+  foreach tok in array string_to_array(substr(nl, 2, octet_length(nl) - 2), ', ') loop
+    continue when octet_length(tok) <= 15 and strpos(tok, '0.000000') = 0
+                  and (right(tok, 1) <> '0' or strpos(tok, '.') = 0);
+    if strpos(tok, '0.000000') > 0 or octet_length(tok) > 300 then
+      e := public.equijson_number_slow(tok::numeric);
+    elsif octet_length(tok) <= 15 then
+      e := case when strpos(tok, '.') > 0 then rtrim(rtrim(tok, '0'), '.') else tok end;
+    else
+      -- Shortest round-trip text (PostgreSQL 12+ with extra_float_digits > 0, the
+      -- default); in fixed notation (1e-4 <= |x| < 1e15) it is the ECMAScript text.
+      e := tok::float8::text;
+      if strpos(e, 'e') > 0 or current_setting('extra_float_digits')::int <= 0 then
+        e := public.equijson_number_slow(tok::numeric);
+      end if;
+    end if;
+    if e <> tok then
+      -- Each replacement is a pass over the text: many of them go to the split path,
+      -- which is linear in the number of numbers.
+      changed := changed + 1;
+      if changed > 32 then
+        return public.equijson_canonical_split(doc);
+      end if;
+      if strpos(e, 'e') > 0 then
+        e := E'"\uF8FF' || e || E'\uF8FF"';
+        num := true;
+      end if;
+      t := replace(replace(replace(replace(t, ' ' || tok || E'\n', ' ' || e || E'\n'),
+                                   ' ' || tok || E',\n', ' ' || e || E',\n'),
+                           E'\n' || tok || E'\n', E'\n' || e || E'\n'),
+                   E'\n' || tok || E',\n', E'\n' || e || E',\n');
+    end if;
+  end loop;
+  t := replace(t, ' ', E'\uF8FE');
+  u := replace(t, E'\n"', E'\n\x03"');
+  o := octet_length(u) - octet_length(t);          -- strings at a line start
+  u := replace(u, E'":\uF8FE', E'\x03":');
+  k := (octet_length(t) + o - octet_length(u)) / 2; -- member names
+  w := 16;
+  loop
+    t := format(case when k = o then '%s' || repeat('%-' || w || 's%s', k) else repeat('%-' || w || 's', k + o + 1) end,
+                variadic string_to_array(u, E'\x03'));
+    -- every name got at least one space (none was longer than w - 2)
+    exit when octet_length(t) - octet_length(replace(t, ' ":', '":')) = k;
+    if w = 256 then
+      return public.equijson_canonical_split(doc);
+    end if;
+    w := w * 4;
+  end loop;
+  t := replace(replace(t::jsonb::text, ' ', ''), E'\uF8FE', ' ');
+  if num then
+    t := replace(replace(t, E'"\uF8FF', ''), E'\uF8FF"', '');
+  end if;
+  return t;
+end
 $fn$;
 
 -- For row-by-row checks (`equijson pg scan --sql-canonical`): the canonical text of a JSON

@@ -16,6 +16,7 @@ pub const SQL: &str = include_str!("../sql/equijson_canonical.sql");
 pub const FUNCTIONS: &[&str] = &[
     "equijson_canonical_checked(text)",
     "equijson_canonical(jsonb)",
+    "equijson_canonical_split(jsonb)",
     "equijson_canonical_levels(jsonb)",
     "equijson_scalar(jsonb)",
     "equijson_number(text)",

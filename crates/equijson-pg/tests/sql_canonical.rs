@@ -249,8 +249,15 @@ fn kat_patterns() -> impl Iterator<Item = u64> {
 #[test]
 fn number_kat_100k_through_jsonb() {
     let (_cluster, mut client) = start();
-    // Each double in two spellings: its ECMAScript text and 17 significant digits (which
-    // needs rounding to the nearest double), 250 doubles per jsonb array.
+    // 250 doubles per array: hundreds of changed numbers, so the split path.
+    number_kat(&mut client, 250);
+    // 16 doubles per array: at most 32 changed numbers, so the padding path.
+    number_kat(&mut client, 16);
+}
+
+/// Each double in two spellings: its ECMAScript text and 17 significant digits (which
+/// needs rounding to the nearest double), `per_doc` doubles per jsonb array.
+fn number_kat(client: &mut postgres::Client, per_doc: usize) {
     let mut docs = Vec::new();
     let mut expected = Vec::new();
     let mut doc = String::from("[");
@@ -258,21 +265,21 @@ fn number_kat_100k_through_jsonb() {
     for (i, bits) in kat_patterns().take(100_000).enumerate() {
         let f = f64::from_bits(bits);
         let es = equijson::format_f64(f).expect("finite");
-        if i % 250 != 0 {
+        if i % per_doc != 0 {
             doc.push(',');
             exp.push(',');
         }
         let _ = write!(doc, "{es},{f:.16e}");
         let _ = write!(exp, "{es},{es}");
-        if i % 250 == 249 {
+        if i % per_doc == per_doc - 1 {
             docs.push(std::mem::replace(&mut doc, String::from("[")) + "]");
             expected.push(std::mem::replace(&mut exp, String::from("[")) + "]");
         }
     }
-    assert_eq!(docs.len(), 400);
-    let outcomes = run(&mut client, &docs);
+    assert_eq!(docs.len(), 100_000 / per_doc);
+    let outcomes = run(client, &docs);
     let (stored, _) = compare("number KAT", &docs, &outcomes);
-    assert_eq!(stored, 400);
+    assert_eq!(stored, docs.len());
     // And against the ECMAScript texts themselves, element by element.
     for (outcome, want) in outcomes.iter().zip(&expected) {
         match outcome {
@@ -283,7 +290,7 @@ fn number_kat_100k_through_jsonb() {
                     let g: Vec<&str> = c.trim_matches(['[', ']']).split(',').collect();
                     let w: Vec<&str> = want.trim_matches(['[', ']']).split(',').collect();
                     let bad = g.iter().zip(&w).find(|(a, b)| a != b);
-                    panic!("KAT differs: sql {bad:?}");
+                    panic!("KAT differs ({per_doc} per document): sql {bad:?}");
                 }
             }
             other => panic!("KAT batch failed: {other:?}"),
@@ -409,4 +416,71 @@ fn scan_pass_finds_a_sabotaged_function() {
     assert_eq!(report.classes.get(sql_scan::CLASS), Some(&1));
     assert_eq!(report.examples[0].key, "4");
     assert!(sql_scan::compare(&config, &opts, "elsewhere", &mut report).is_err());
+}
+
+/// Which documents the entry point's padding path takes itself and which it hands to
+/// `equijson_canonical_split`: the split path is replaced by a marker, so a document that
+/// reaches it returns `split` instead of its canonical text.
+#[test]
+fn padding_path_routing() {
+    let (_cluster, mut client) = start();
+    let numbers_33 = format!("[{}]", vec!["1.50"; 33].join(","));
+    let numbers_32 = format!("[{}]", vec!["1.50"; 32].join(","));
+    let deep = |d: usize| {
+        format!(
+            "{{\"b\":{}1{},\"a\":0}}",
+            "[".repeat(d - 1),
+            "]".repeat(d - 1)
+        )
+    };
+    let long_name = |n: usize| format!("{{\"{}\":1,\"b\":2,\"a\":3}}", "a".repeat(n));
+    let padded: Vec<String> = vec![
+        r#"{"b":1,"a":2,"ab":3,"":4,"a!":5,"~":6}"#.into(),
+        r#"{"b":["x","y z"," "],"a":[["s"],{"k":"v"}],"c":"x: y, z"}"#.into(),
+        r#"{"b":[1.50,12345678901234567,1e21,0.0000001,-0.0],"a":"1.50"}"#.into(),
+        r#"{"b":"\u00e9\ud83d\ude02\n\"\\","a":null,"c":[true,false,null]}"#.into(),
+        numbers_32,
+        deep(18),
+        long_name(14),
+        long_name(62),
+        long_name(254),
+        "[]".into(),
+        "{}".into(),
+    ];
+    let split: Vec<String> = vec![
+        r#"{"a b":1}"#.into(),
+        r#"{"a\nb":1}"#.into(),
+        r#"{"a\"b":1}"#.into(),
+        r#"{"\u00e9":1}"#.into(),
+        r#"{"a ":1}"#.into(),
+        r#"{"a":":b"}"#.into(),
+        r#"[":b"]"#.into(),
+        r#"{"a":"x\":y"}"#.into(),
+        "{\"a\":\"\u{f8fe}\"}".into(),
+        "[\"\u{f8ff}\"]".into(),
+        numbers_33,
+        deep(19),
+        long_name(255),
+    ];
+    let outcomes = run(&mut client, &padded);
+    compare("padding path", &padded, &outcomes);
+    let split_outcomes = run(&mut client, &split);
+    compare("split path", &split, &split_outcomes);
+    client
+        .batch_execute(
+            "CREATE OR REPLACE FUNCTION public.equijson_canonical_split(doc jsonb) RETURNS text \
+             LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT 'split'::text $$",
+        )
+        .expect("marker");
+    for (doc, want_split) in padded
+        .iter()
+        .map(|d| (d, false))
+        .chain(split.iter().map(|d| (d, true)))
+    {
+        let got: String = client
+            .query_one("SELECT public.equijson_canonical($1::text::jsonb)", &[doc])
+            .expect("call")
+            .get(0);
+        assert_eq!(got == "split", want_split, "{doc:.120} -> {got:.120}");
+    }
 }
