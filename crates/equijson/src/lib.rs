@@ -43,6 +43,7 @@ mod parse;
 pub mod pointer;
 #[cfg(feature = "props")]
 pub mod props;
+mod scan;
 mod ser;
 mod stream;
 mod string;
