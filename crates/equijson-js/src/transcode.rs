@@ -165,8 +165,8 @@ mod block {
     #[inline(always)]
     fn load8(c: &[u8; 16]) -> v128 {
         u8x16(
-            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12],
-            c[13], c[14], c[15],
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13],
+            c[14], c[15],
         )
     }
 
@@ -209,7 +209,8 @@ mod block {
             return false;
         }
         // The low byte of each unit.
-        let bytes = u8x16_shuffle::<0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30>(a, b);
+        let bytes =
+            u8x16_shuffle::<0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30>(a, b);
         store8(bytes, d);
         true
     }
