@@ -45,6 +45,7 @@ pub mod pointer;
 pub mod props;
 mod scan;
 mod ser;
+mod shapes;
 mod stream;
 mod string;
 

@@ -448,7 +448,7 @@ impl<'a> Parser<'a> {
                     offset: open,
                 })
             }
-            Some(b'\\') => self.escaped_string(open, start),
+            Some(b'\\') => self.escaped_string(open, start, non_ascii),
             Some(&b) => {
                 let fault = Fault::new(ErrorKind::ControlCharacterInString(b), self.pos);
                 Err(self.string_fault(start, fault))
@@ -505,12 +505,22 @@ impl<'a> Parser<'a> {
     }
 
     /// The slow path for strings with escapes: unescape into the scratch buffer.
-    fn escaped_string(&mut self, open: usize, start: usize) -> Result<Str<'_>, Fault> {
+    /// `pos` is at the first backslash; `start..pos` (plain bytes, non-ASCII or not as
+    /// `first_non_ascii` says) is the first run.
+    fn escaped_string(
+        &mut self,
+        open: usize,
+        start: usize,
+        first_non_ascii: bool,
+    ) -> Result<Str<'_>, Fault> {
         let input = self.input;
         self.scratch.clear();
         let mut chunk_start = start;
+        let mut first = first_non_ascii;
         loop {
             let (plain, non_ascii) = plain_prefix(input.get(self.pos..).unwrap_or_default());
+            // Regression: the first run was scanned by `string`, its non-ASCII bytes count.
+            let non_ascii = non_ascii || std::mem::take(&mut first);
             self.pos += plain;
             let Some(&b) = input.get(self.pos) else {
                 return Err(self.string_fault(chunk_start, self.eof("'\"' to close the string")));

@@ -18,6 +18,7 @@
 use crate::error::ErrorKind;
 use crate::number::{self, NumberPolicy};
 use crate::parse::{Fault, Sink, Str};
+use crate::shapes::{self, Shapes};
 use crate::string::{order_members, write_escaped};
 
 /// One member of an open object.
@@ -68,6 +69,8 @@ pub(crate) struct Stream {
     names: Vec<u8>,
     order: Vec<u32>,
     sort_scratch: Vec<(u128, u32)>,
+    /// Orders found for recent objects, by their names.
+    shapes: Shapes,
     /// Member bytes parked while an object is reordered.
     park: Vec<u8>,
     /// Bytes moved by reordering so far, and how many may be moved before giving up.
@@ -90,6 +93,7 @@ impl Stream {
             names: Vec::new(),
             order: Vec::new(),
             sort_scratch: Vec::new(),
+            shapes: Shapes::default(),
             park: Vec::new(),
             moved: 0,
             budget: 0,
@@ -180,23 +184,46 @@ impl Stream {
     fn reorder(&mut self, frame: &Frame) -> Result<(), Fault> {
         let members = &self.members[frame.members..];
         let count = members.len();
-        self.order.clear();
-        self.order.extend(0..count as u32);
         let names = &self.names;
-        let name = |i: u32| {
-            let m = &members[i as usize];
-            &names[m.name()]
+        let lens = || members.iter().map(|m| m.len);
+        let cached = count >= shapes::MIN_MEMBERS;
+        let known = if cached {
+            self.shapes.get(lens(), &names[frame.names..])
+        } else {
+            None
         };
-        match order_members(&mut self.order, name, &mut self.sort_scratch) {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(dup) => {
-                let m = members[dup as usize];
-                let name = String::from_utf8_lossy(&self.names[m.name()]);
-                return Err(Fault::new(
-                    ErrorKind::DuplicateKey(name.into_owned()),
-                    m.offset as usize,
-                ));
+        if let Some(order) = known {
+            // Same names in the same order as an object sorted before: same order.
+            if order.is_empty() {
+                return Ok(());
+            }
+            self.order.clear();
+            self.order.extend_from_slice(order);
+        } else {
+            self.order.clear();
+            self.order.extend(0..count as u32);
+            let name = |i: u32| {
+                let m = &members[i as usize];
+                &names[m.name()]
+            };
+            match order_members(&mut self.order, name, &mut self.sort_scratch) {
+                Ok(in_order) => {
+                    if cached {
+                        let order: &[u32] = if in_order { &[] } else { &self.order };
+                        self.shapes.put(lens(), &names[frame.names..], order);
+                    }
+                    if in_order {
+                        return Ok(());
+                    }
+                }
+                Err(dup) => {
+                    let m = members[dup as usize];
+                    let name = String::from_utf8_lossy(&self.names[m.name()]);
+                    return Err(Fault::new(
+                        ErrorKind::DuplicateKey(name.into_owned()),
+                        m.offset as usize,
+                    ));
+                }
             }
         }
         if !self.emit {

@@ -164,6 +164,16 @@ pub(crate) fn check_errors(max_len: usize) {
                     expect_error(&doc, &ErrorKind::InvalidUtf8, offset);
                 }
             }
+            // Regression: invalid UTF-8 in the run before the first escape of a string.
+            for bad in [&b"\x80"[..], b"\xE2\x82", b"\xFF"] {
+                for escape in ["\\n", "\\u00e9", "\\\""] {
+                    let mut doc = format!("{{\"{before}").into_bytes();
+                    let offset = doc.len();
+                    doc.extend_from_slice(bad);
+                    doc.extend_from_slice(format!("{after}{escape}x\":1}}").as_bytes());
+                    expect_error(&doc, &ErrorKind::InvalidUtf8, offset);
+                }
+            }
             let mut doc = format!("[\"{before}").into_bytes();
             let offset = doc.len();
             doc.extend_from_slice(b"\xED\xA0\x80");
