@@ -8,7 +8,7 @@
 //! names are stored (a duplicate is an error anyway).
 
 /// Objects with fewer members are cheap to sort: not cached.
-pub(crate) const MIN_MEMBERS: usize = 6;
+pub(crate) const MIN_MEMBERS: usize = 12;
 /// Objects with more members, or longer names, are not cached (bounded memory).
 const MAX_MEMBERS: usize = 256;
 const MAX_NAME_BYTES: usize = 4096;
@@ -22,7 +22,7 @@ struct Shape {
     lens: Vec<u32>,
     /// The names, concatenated in input order.
     names: Vec<u8>,
-    /// Member indices in canonical order (empty when they already were in order).
+    /// Member indices in canonical order.
     order: Vec<u32>,
 }
 
@@ -39,7 +39,7 @@ fn slot(count: usize, bytes: usize) -> usize {
 
 impl Shapes {
     /// The canonical order of an object whose names have lengths `lens` and are `names`
-    /// concatenated: `Some(&[])` when already in order, `Some(order)`, or `None` if unknown.
+    /// concatenated, if a recent object had the same names.
     pub(crate) fn get(
         &self,
         lens: impl ExactSizeIterator<Item = u32>,
@@ -51,7 +51,7 @@ impl Shapes {
             .then_some(shape.order.as_slice())
     }
 
-    /// Remembers the order found for an object (`order` empty: it was in order already).
+    /// Remembers the order sorting found for an object's names.
     pub(crate) fn put(
         &mut self,
         lens: impl ExactSizeIterator<Item = u32>,

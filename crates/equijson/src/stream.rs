@@ -15,11 +15,13 @@
 //! With `emit` off the same sink only validates: it keeps the member names of the open
 //! objects (to find duplicates) and nothing else, O(depth + widest object) beyond the input.
 
+use std::cmp::Ordering;
+
 use crate::error::ErrorKind;
 use crate::number::{self, NumberPolicy};
 use crate::parse::{Fault, Sink, Str};
 use crate::shapes::{self, Shapes};
-use crate::string::{order_members, write_escaped};
+use crate::string::{cmp_utf16, order_members, write_escaped};
 
 /// One member of an open object.
 #[derive(Clone, Copy)]
@@ -188,15 +190,19 @@ impl Stream {
         let lens = || members.iter().map(|m| m.len);
         let cached = count >= shapes::MIN_MEMBERS;
         let known = if cached {
+            // Members in order (strictly: no duplicates) are checked first, cheaply.
+            if members
+                .windows(2)
+                .all(|w| cmp_utf16(&names[w[0].name()], &names[w[1].name()]) == Ordering::Less)
+            {
+                return Ok(());
+            }
             self.shapes.get(lens(), &names[frame.names..])
         } else {
             None
         };
         if let Some(order) = known {
             // Same names in the same order as an object sorted before: same order.
-            if order.is_empty() {
-                return Ok(());
-            }
             self.order.clear();
             self.order.extend_from_slice(order);
         } else {
@@ -207,13 +213,10 @@ impl Stream {
                 &names[m.name()]
             };
             match order_members(&mut self.order, name, &mut self.sort_scratch) {
-                Ok(in_order) => {
+                Ok(true) => return Ok(()),
+                Ok(false) => {
                     if cached {
-                        let order: &[u32] = if in_order { &[] } else { &self.order };
-                        self.shapes.put(lens(), &names[frame.names..], order);
-                    }
-                    if in_order {
-                        return Ok(());
+                        self.shapes.put(lens(), &names[frame.names..], &self.order);
                     }
                 }
                 Err(dup) => {
