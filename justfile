@@ -19,6 +19,9 @@ clippy:
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p equijson -p equijson-wasm --target wasm32-unknown-unknown --locked -- -D warnings
     cargo clippy -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
+    # The simd128 code paths (the npm build's), in wasm-test-simd's target dir.
+    CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
+        cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
 
 # Unit, integration, property and doc tests.
 test:

@@ -162,7 +162,7 @@ mod block {
 
     // Lane-wise constructors from consecutive elements compile to one `v128.load`, and
     // the stores below of a lane's bytes to `v128.store`/`i64.store`: no `unsafe` needed.
-    #[inline(always)]
+    #[inline]
     fn load8(c: &[u8; 16]) -> v128 {
         u8x16(
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13],
@@ -170,12 +170,12 @@ mod block {
         )
     }
 
-    #[inline(always)]
+    #[inline]
     fn load16(c: &[u16; 8]) -> v128 {
         u16x8(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
     }
 
-    #[inline(always)]
+    #[inline]
     fn store8(v: v128, d: &mut [u8; 16]) {
         let lo = i64x2_extract_lane::<0>(v) as u64;
         let hi = i64x2_extract_lane::<1>(v) as u64;
@@ -183,7 +183,7 @@ mod block {
         d[8..].copy_from_slice(&hi.to_le_bytes());
     }
 
-    #[inline(always)]
+    #[inline]
     fn store16(v: v128, d: &mut [u16; 8]) {
         for (k, half) in d.chunks_exact_mut(4).enumerate() {
             let x = if k == 0 {
@@ -198,7 +198,7 @@ mod block {
     }
 
     /// Narrows sixteen units into `d` when all are ASCII; `false` (and `d` untouched) if not.
-    #[inline(always)]
+    #[inline]
     pub(super) fn narrow_ascii(c: &[u16; 16], d: &mut [u8; 16]) -> bool {
         let (lo, hi) = c.split_at(8);
         let (Ok(lo), Ok(hi)) = (<&[u16; 8]>::try_from(lo), <&[u16; 8]>::try_from(hi)) else {
@@ -216,7 +216,7 @@ mod block {
     }
 
     /// Widens sixteen bytes into `d` when all are ASCII; `false` (and `d` untouched) if not.
-    #[inline(always)]
+    #[inline]
     pub(super) fn widen_ascii(c: &[u8; 16], d: &mut [u16; 16]) -> bool {
         let v = load8(c);
         if u8x16_bitmask(v) != 0 {
@@ -233,7 +233,7 @@ mod block {
     }
 
     /// Whether all 64 bytes are ASCII.
-    #[inline(always)]
+    #[inline]
     pub(super) fn ascii64(c: &[u8; 64]) -> bool {
         let mut acc = u8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         for part in c.chunks_exact(16) {

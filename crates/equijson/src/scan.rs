@@ -77,7 +77,7 @@ mod simd {
 
     /// Sixteen bytes as a vector (the lane-wise constructor over consecutive bytes
     /// compiles to one `v128.load`).
-    #[inline(always)]
+    #[inline]
     fn load(c: &[u8; 16]) -> v128 {
         u8x16(
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13],
@@ -86,7 +86,7 @@ mod simd {
     }
 
     /// Bit i set for byte i: stop bytes, and bytes of 0x80 or more.
-    #[inline(always)]
+    #[inline]
     pub(super) fn masks(c: &[u8; 16]) -> (u32, u32) {
         let v = load(c);
         let stops = v128_or(

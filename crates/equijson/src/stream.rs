@@ -182,8 +182,9 @@ impl Stream {
         });
     }
 
-    /// Puts the members of the object that is closing into canonical order in the output.
-    fn reorder(&mut self, frame: &Frame) -> Result<(), Fault> {
+    /// Puts the canonical order of the closing object's members into `self.order`;
+    /// `Ok(false)` when they already are in that order (nothing to move).
+    fn find_order(&mut self, frame: &Frame) -> Result<bool, Fault> {
         let members = &self.members[frame.members..];
         let count = members.len();
         let names = &self.names;
@@ -195,7 +196,7 @@ impl Stream {
                 .windows(2)
                 .all(|w| cmp_utf16(&names[w[0].name()], &names[w[1].name()]) == Ordering::Less)
             {
-                return Ok(());
+                return Ok(false);
             }
             self.shapes.get(lens(), &names[frame.names..])
         } else {
@@ -213,7 +214,7 @@ impl Stream {
                 &names[m.name()]
             };
             match order_members(&mut self.order, name, &mut self.sort_scratch) {
-                Ok(true) => return Ok(()),
+                Ok(true) => return Ok(false),
                 Ok(false) => {
                     if cached {
                         self.shapes.put(lens(), &names[frame.names..], &self.order);
@@ -229,9 +230,16 @@ impl Stream {
                 }
             }
         }
-        if !self.emit {
+        Ok(true)
+    }
+
+    /// Puts the members of the object that is closing into canonical order in the output.
+    fn reorder(&mut self, frame: &Frame) -> Result<(), Fault> {
+        if !self.find_order(frame)? || !self.emit {
             return Ok(());
         }
+        let members = &self.members[frame.members..];
+        let count = members.len();
         let end = self.out.len();
         let region = end - frame.out;
         self.moved += region;

@@ -162,7 +162,7 @@ fn repeated_shapes_reorder_like_the_tape() {
         let count = 1 + next(40);
         let mut names: Vec<String> = (0..count)
             .map(|_| {
-                (0..1 + next(5))
+                (0..=next(5))
                     .map(|_| alphabet[next(alphabet.len())])
                     .collect()
             })
@@ -171,7 +171,7 @@ fn repeated_shapes_reorder_like_the_tape() {
             names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
         }
         let mut records = Vec::new();
-        for r in 0..1 + next(6) {
+        for r in 0..=next(6) {
             let mut these = names.clone();
             match next(6) {
                 // One name changed, keeping the byte count: same slot, must not match.

@@ -48,7 +48,12 @@ pub(crate) fn jcs_literal(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\u{c}' => out.push_str("\\f"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let hex = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(hex[(c as usize) >> 4]));
+                out.push(char::from(hex[(c as usize) & 0xF]));
+            }
             c => out.push(c),
         }
     }
