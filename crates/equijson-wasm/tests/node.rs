@@ -135,6 +135,7 @@ mod string_cases;
 fn strings_at_every_offset() {
     string_cases::check_pieces(34);
     string_cases::check_errors(34);
+    string_cases::check_whitespace(40);
 }
 
 /// `just wasm-test-simd` sets `EQUIJSON_EXPECT_SIMD` when it compiles: the SIMD blocks

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::options::{Noncharacters, Options};
-use crate::scan::plain_prefix;
+use crate::scan::{plain_prefix, whitespace_run};
 
 /// A failure inside the parser or a sink: what, and at which byte offset.
 #[derive(Debug)]
@@ -138,17 +138,11 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        // A local position (not `self.pos` through memory), and indentation skipped eight
-        // spaces at a time: pretty-printed documents are mostly whitespace.
-        let input = self.input;
-        let mut pos = self.pos;
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = input.get(pos) {
-            pos += 1;
-            while input.get(pos..pos + 8) == Some(b"        ") {
-                pos += 8;
-            }
+        // Most tokens follow one another directly: one byte decides that.
+        let pos = self.pos;
+        if let Some(b' ' | b'\n' | b'\t' | b'\r') = self.input.get(pos) {
+            self.pos = pos + 1 + whitespace_run(self.input.get(pos + 1..).unwrap_or_default());
         }
-        self.pos = pos;
     }
 
     fn run<S: Sink>(&mut self, sink: &mut S) -> Result<(), Fault> {

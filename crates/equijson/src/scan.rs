@@ -1,5 +1,6 @@
 //! Where a run of plain string bytes ends: eight bytes at a time (SWAR), or sixteen with
-//! WebAssembly SIMD when the crate is built for wasm32 with `simd128`.
+//! WebAssembly SIMD when the crate is built for wasm32 with `simd128`; and where a run of
+//! whitespace ends.
 //!
 //! A byte is *plain* inside a JSON string, and in a canonical string literal, unless it is
 //! `"`, `\` or below 0x20: those end a run (close the string, start an escape, or are an
@@ -53,6 +54,33 @@ pub(crate) fn plain_prefix(s: &[u8]) -> (usize, bool) {
     (i, high)
 }
 
+/// The length of the run of JSON whitespace (space, `\n`, `\t`, `\r`) at the start of `s`.
+/// (Out of line in the SIMD build: the parser calls it from many places, and the wasm must
+/// stay small.)
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), inline(never))]
+#[cfg_attr(not(all(target_arch = "wasm32", target_feature = "simd128")), inline)]
+pub(crate) fn whitespace_run(s: &[u8]) -> usize {
+    let mut i = 0;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    while let Some(chunk) = s.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let other = simd::non_whitespace(chunk);
+        if other != 0 {
+            return i + other.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    loop {
+        // Indentation eight spaces at a time: pretty-printed documents are mostly that.
+        while s.get(i..i + 8) == Some(b"        ") {
+            i += 8;
+        }
+        match s.get(i) {
+            Some(b' ' | b'\n' | b'\t' | b'\r') => i += 1,
+            _ => return i,
+        }
+    }
+}
+
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
@@ -85,6 +113,23 @@ mod simd {
         )
     }
 
+    /// Bit i set for byte i when it is not JSON whitespace.
+    #[inline]
+    pub(super) fn non_whitespace(c: &[u8; 16]) -> u32 {
+        let v = load(c);
+        let ws = v128_or(
+            v128_or(
+                u8x16_eq(v, u8x16_splat(b' ')),
+                u8x16_eq(v, u8x16_splat(b'\n')),
+            ),
+            v128_or(
+                u8x16_eq(v, u8x16_splat(b'\t')),
+                u8x16_eq(v, u8x16_splat(b'\r')),
+            ),
+        );
+        u32::from(!u8x16_bitmask(ws))
+    }
+
     /// Bit i set for byte i: stop bytes, and bytes of 0x80 or more.
     #[inline]
     pub(super) fn masks(c: &[u8; 16]) -> (u32, u32) {
@@ -108,6 +153,28 @@ mod tests {
     fn reference(s: &[u8]) -> (usize, bool) {
         let n = s.iter().position(|&b| is_stop(b)).unwrap_or(s.len());
         (n, s[..n].iter().any(|&b| b >= 0x80))
+    }
+
+    #[test]
+    fn whitespace_run_matches_the_byte_by_byte_definition() {
+        for b in 0..=255u8 {
+            for len in 0..40 {
+                for at in 0..=len {
+                    for ws in [b' ', b'\n', b'\t', b'\r'] {
+                        let mut s = vec![b' '; len];
+                        if len > 0 {
+                            s[at / 2] = ws;
+                        }
+                        s.insert(at, b);
+                        let want = s
+                            .iter()
+                            .position(|c| !matches!(c, b' ' | b'\n' | b'\t' | b'\r'))
+                            .unwrap_or(s.len());
+                        assert_eq!(whitespace_run(&s), want, "{s:x?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

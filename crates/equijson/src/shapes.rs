@@ -47,8 +47,10 @@ impl Shapes {
     ) -> Option<&[u32]> {
         let count = lens.len();
         let shape = self.slots.get(slot(count, names.len()))?;
-        (shape.lens.len() == count && shape.names == names && lens.eq(shape.lens.iter().copied()))
-            .then_some(shape.order.as_slice())
+        (shape.lens.len() == count
+            && same_bytes(&shape.names, names)
+            && lens.eq(shape.lens.iter().copied()))
+        .then_some(shape.order.as_slice())
     }
 
     /// Remembers the order sorting found for an object's names.
@@ -74,5 +76,42 @@ impl Shapes {
         shape.names.extend_from_slice(names);
         shape.order.clear();
         shape.order.extend_from_slice(order);
+    }
+}
+
+/// `a == b`, eight bytes at a time (slice equality calls `memcmp`, which in wasm compares
+/// byte by byte).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a, b);
+    while let (Some((p, xt)), Some((q, yt))) =
+        (x.split_first_chunk::<8>(), y.split_first_chunk::<8>())
+    {
+        if u64::from_ne_bytes(*p) != u64::from_ne_bytes(*q) {
+            return false;
+        }
+        (x, y) = (xt, yt);
+    }
+    x.iter().zip(y).all(|(p, q)| p == q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_bytes;
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        for len in 0..40_usize {
+            let a: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            assert!(!same_bytes(&a, &a[..len.saturating_sub(1)]) || len == 0);
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x80;
+                assert!(!same_bytes(&a, &b), "{len} {at}");
+            }
+        }
     }
 }

@@ -23,3 +23,8 @@ fn reference_literal_is_rfc8785() {
         "\"€$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\""
     );
 }
+
+#[test]
+fn whitespace_of_every_length_between_tokens() {
+    string_cases::check_whitespace(40);
+}

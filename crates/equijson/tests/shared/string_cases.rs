@@ -205,3 +205,27 @@ pub(crate) fn check_errors(max_len: usize) {
         );
     }
 }
+
+/// Whitespace runs of every length and mix between every kind of token (the scanner skips
+/// them sixteen bytes at a time with wasm SIMD), and a stray byte right after a run.
+pub(crate) fn check_whitespace(max_len: usize) {
+    let kinds = [" ", "\n", "\t", "\r", " \n", "\r\n  "];
+    for len in 0..max_len {
+        for kind in kinds {
+            let ws: String = kind.chars().cycle().take(len).collect();
+            let doc = format!(
+                "{ws}{{{ws}\"a\"{ws}:{ws}[{ws}1{ws},{ws}true{ws}]{ws},{ws}\"b\"{ws}:{ws}null{ws}}}{ws}"
+            );
+            expect(doc.as_bytes(), "{\"a\":[1,true],\"b\":null}");
+            let doc = format!("[1,{ws}#]");
+            expect_error(
+                doc.as_bytes(),
+                &ErrorKind::UnexpectedCharacter {
+                    found: '#',
+                    expected: "a value",
+                },
+                3 + ws.len(),
+            );
+        }
+    }
+}
