@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test props-cross pglite-sql-canonical npm-test web-verify
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical npm-test web-verify
 
 # Check formatting.
 fmt-check:
@@ -19,6 +19,9 @@ clippy:
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p equijson -p equijson-wasm --target wasm32-unknown-unknown --locked -- -D warnings
     cargo clippy -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
+    # The simd128 code paths (the npm build's), in wasm-test-simd's target dir.
+    CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
+        cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
 
 # Unit, integration, property and doc tests.
 test:
@@ -45,6 +48,13 @@ wasm-build:
 wasm-test:
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
         cargo test --locked -p equijson-wasm --target wasm32-unknown-unknown --lib --test node
+
+# The same wasm32 tests with WebAssembly SIMD (`+simd128`, as the npm package is built): the
+# string scanner's SIMD blocks against the same expectations (own target dir: other flags).
+wasm-test-simd:
+    CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" EQUIJSON_EXPECT_SIMD=1 \
+        CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+        cargo test --locked -p equijson-wasm --target wasm32-unknown-unknown --test node
 
 # Native vs WebAssembly (Node) on fresh seeds: same counts, same digests (`just props-cross SEED...`).
 props-cross *SEEDS:

@@ -79,6 +79,11 @@ test('the package in headless Chromium', async () => {
       const text = readFileSync(join(docs, f), 'utf8');
       inputs.push({ name: f, text, want: node.canonicalize(text) });
     }
+    // Escapes and non-ASCII at every offset of the SIMD blocks, records with repeated names.
+    const { stringDocs, shapeDocs } = require('./strings.cjs');
+    for (const [i, text] of [...stringDocs(18), ...shapeDocs(20)].entries()) {
+      inputs.push({ name: `string case ${i}: ${text}`, text, want: node.canonicalizeValue(JSON.parse(text)) });
+    }
     const got = await page.evaluate((inputs) => {
       const eq = window.equijson;
       const enc = new TextEncoder();

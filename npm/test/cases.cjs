@@ -347,6 +347,21 @@ module.exports = function suite(lib, label) {
     assert.equal(compared, files.length);
   });
 
+  test(`${label}: escapes, non-ASCII and string errors at every offset; repeated shapes`, () => {
+    const { stringDocs, stringErrors, shapeDocs } = require('./strings.cjs');
+    let n = 0;
+    for (const text of [...stringDocs(), ...shapeDocs()]) {
+      const want = canonicalizeValue(JSON.parse(text));
+      assert.equal(canonicalize(text), want, text);
+      assert.equal(Buffer.from(canonicalizeBytes(Buffer.from(text))).toString('utf8'), want, text);
+      n++;
+    }
+    assert.ok(n > 30000, `${n} documents`);
+    for (const { text, index, kind } of stringErrors()) {
+      assert.throws(() => canonicalize(text), (e) => e.kind === kind && e.index === index, JSON.stringify(text));
+    }
+  });
+
   test(`${label}: large documents and buffer reuse`, () => {
     const big = JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ ['k' + (i % 7)]: 'é\uD83D\uDE02'.repeat(i % 5), i })));
     const want = canonicalizeValue(JSON.parse(big));

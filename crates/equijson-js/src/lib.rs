@@ -16,6 +16,9 @@
 use std::cell::Cell;
 use std::fmt::Write as _;
 
+mod transcode;
+use transcode::{is_ascii, utf8_to_utf16, utf16_to_utf8};
+
 use equijson::{Canonicalizer, Error, ErrorKind, InexactNumbers, NegativeZero, Noncharacters};
 use equijson::{Location, Options};
 use sha2::{Digest, Sha256};
@@ -202,68 +205,6 @@ pub fn from_utf16(len: u32) -> u32 {
     })
 }
 
-/// Writes the UTF-8 of `src` at the start of `dst` (at least three bytes per unit) and
-/// returns its length; `None` for an unpaired surrogate. Runs of sixteen ASCII units
-/// are narrowed at once.
-fn utf16_to_utf8(src: &[u16], dst: &mut [u8]) -> Option<usize> {
-    let mut o = 0;
-    let mut rest = src;
-    loop {
-        while let Some((chunk, tail)) = rest.split_first_chunk::<16>() {
-            if chunk.iter().fold(0, |a, &u| a | u) & 0xFF80 != 0 {
-                break;
-            }
-            dst.get_mut(o..o + 16)?
-                .copy_from_slice(&chunk.map(|u| u as u8));
-            o += 16;
-            rest = tail;
-        }
-        // Unit by unit until the next ASCII one (CJK text stays here).
-        loop {
-            let Some((&u, tail)) = rest.split_first() else {
-                return Some(o);
-            };
-            rest = tail;
-            match u {
-                0..=0x7F => {
-                    *dst.get_mut(o)? = u as u8;
-                    o += 1;
-                    break;
-                }
-                0x80..=0x7FF => {
-                    dst.get_mut(o..o + 2)?
-                        .copy_from_slice(&[0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8]);
-                    o += 2;
-                }
-                0xD800..=0xDBFF => {
-                    let (&v, tail) = rest.split_first()?;
-                    if !(0xDC00..=0xDFFF).contains(&v) {
-                        return None;
-                    }
-                    rest = tail;
-                    let c = 0x1_0000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(v) - 0xDC00);
-                    dst.get_mut(o..o + 4)?.copy_from_slice(&[
-                        0xF0 | (c >> 18) as u8,
-                        0x80 | ((c >> 12) & 0x3F) as u8,
-                        0x80 | ((c >> 6) & 0x3F) as u8,
-                        0x80 | (c & 0x3F) as u8,
-                    ]);
-                    o += 4;
-                }
-                0xDC00..=0xDFFF => return None,
-                _ => {
-                    dst.get_mut(o..o + 3)?.copy_from_slice(&[
-                        0xE0 | (u >> 12) as u8,
-                        0x80 | ((u >> 6) & 0x3F) as u8,
-                        0x80 | (u & 0x3F) as u8,
-                    ]);
-                    o += 3;
-                }
-            }
-        }
-    }
-}
-
 /// Whether the first `len` input bytes hold U+FFFD (`EF BF BD`): what `encodeInto` writes
 /// for an unpaired surrogate, so only then does JavaScript check the string itself.
 #[wasm_bindgen(js_name = hasReplacement)]
@@ -312,7 +253,7 @@ pub fn canonicalize_16(len: u32, flags: u32, max_depth: u32) -> u32 {
         if !s.run(len, flags, max_depth, true) {
             return 0;
         }
-        if s.output.is_ascii() {
+        if is_ascii(&s.output) {
             return 1;
         }
         utf8_to_utf16(&s.output, &mut s.output16);
@@ -332,80 +273,6 @@ pub fn output16_ptr() -> u32 {
 #[must_use]
 pub fn output16_len() -> u32 {
     with_state(|s| s.output16.len() as u32)
-}
-
-/// Replaces `dst` by the UTF-16 code units of `src`, which is valid UTF-8 (the canonical
-/// writer's output); ASCII runs are widened 16 bytes at a time. A truncated sequence
-/// (impossible for valid UTF-8) becomes U+FFFD rather than a panic.
-fn utf8_to_utf16(src: &[u8], dst: &mut Vec<u16>) {
-    dst.clear();
-    // UTF-16 never needs more units than UTF-8 has bytes. Written through a slice and a
-    // local index (pushing would reload the vector's length around every store).
-    dst.resize(src.len(), 0);
-    let n = utf8_to_utf16_in(src, dst);
-    dst.truncate(n);
-}
-
-/// [`utf8_to_utf16`] into `dst` (at least `src.len()` units); returns the units written.
-fn utf8_to_utf16_in(src: &[u8], dst: &mut [u16]) -> usize {
-    let mut o = 0;
-    let mut rest = src;
-    loop {
-        while let Some((chunk, tail)) = rest.split_first_chunk::<16>() {
-            if chunk.iter().fold(0, |a, &b| a | b) & 0x80 != 0 {
-                break;
-            }
-            let Some(d) = dst.get_mut(o..o + 16) else {
-                return o;
-            };
-            d.copy_from_slice(&chunk.map(u16::from));
-            o += 16;
-            rest = tail;
-        }
-        // Character by character until the next ASCII byte (CJK text stays here).
-        loop {
-            let (unit, tail, ascii) = match *rest {
-                [] => return o,
-                [b, ref tail @ ..] if b < 0x80 => (u16::from(b), tail, true),
-                [b, c1, c2, ref tail @ ..] if b & 0xF0 == 0xE0 => (
-                    (u16::from(b & 0x0F) << 12)
-                        | (u16::from(c1 & 0x3F) << 6)
-                        | u16::from(c2 & 0x3F),
-                    tail,
-                    false,
-                ),
-                [b, c1, ref tail @ ..] if b & 0xE0 == 0xC0 => (
-                    (u16::from(b & 0x1F) << 6) | u16::from(c1 & 0x3F),
-                    tail,
-                    false,
-                ),
-                [b, c1, c2, c3, ref tail @ ..] if b & 0xF8 == 0xF0 => {
-                    let cp = (u32::from(b & 0x07) << 18)
-                        | (u32::from(c1 & 0x3F) << 12)
-                        | (u32::from(c2 & 0x3F) << 6)
-                        | u32::from(c3 & 0x3F);
-                    let c = cp.wrapping_sub(0x1_0000);
-                    let Some(d) = dst.get_mut(o) else {
-                        return o;
-                    };
-                    *d = 0xD800 | ((c >> 10) & 0x3FF) as u16;
-                    o += 1;
-                    (0xDC00 | (c & 0x3FF) as u16, tail, false)
-                }
-                // Not UTF-8 (the canonical writer never makes this): U+FFFD, no panic.
-                [_, ref tail @ ..] => (0xFFFD, tail, false),
-            };
-            let Some(d) = dst.get_mut(o) else {
-                return o;
-            };
-            *d = unit;
-            o += 1;
-            rest = tail;
-            if ascii {
-                break;
-            }
-        }
-    }
 }
 
 /// Like [`canonicalize`] but only validates: no output.
@@ -587,60 +454,10 @@ mod tests {
     }
 
     #[test]
-    fn utf16_output_is_that_of_std() {
-        let mut dst = Vec::new();
-        for s in [
-            "",
-            "a",
-            "0123456789abcdef",
-            "0123456789abcdefé",
-            "é0123456789abcdef0123456789abcdef",
-            "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{1f602}\u{10ffff}",
-            "日本語のテキスト and ASCII, mixed: \u{1F600}\u{E000}\u{FB33}",
-        ] {
-            let long = s.repeat(37);
-            for t in [s, long.as_str()] {
-                utf8_to_utf16(t.as_bytes(), &mut dst);
-                assert_eq!(dst, t.encode_utf16().collect::<Vec<_>>(), "{t:?}");
-            }
-        }
-        // Truncated input (not valid UTF-8) gives U+FFFD instead of panicking.
-        utf8_to_utf16(b"ab\xE6\x97", &mut dst);
-        assert_eq!(dst, [0x61, 0x62, 0xFFFD, 0xFFFD]);
-    }
-
-    #[test]
-    fn utf16_input_is_transcoded_as_std_does() {
-        let texts = [
-            "",
-            "a",
-            "{\"a\":1}",
-            "é€😀x",
-            "abcdefghé€😀ijklmnopqrstuvwxyz0123",
-            "日本語のテキスト、もっと長いabcdefgh",
-        ];
-        for text in texts {
-            let units: Vec<u16> = text.encode_utf16().collect();
-            let mut dst = vec![0; 3 * units.len()];
-            let n = utf16_to_utf8(&units, &mut dst);
-            assert_eq!(n.map(|n| &dst[..n]), Some(text.as_bytes()), "{text}");
-        }
-        // Unpaired surrogates anywhere: high at the end, high before a non-low, low alone,
-        // reversed pair, inside and after an ASCII run of eight.
-        let lone: [&[u16]; 6] = [
-            &[0x61, 0xD800],
-            &[0xD800, 0x61],
-            &[0xDC00],
-            &[0xDC00, 0xD800],
-            &[0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0xDFFF, 0x61],
-            &[0xD83D, 0xDE00, 0xD83D],
-        ];
-        for units in lone {
-            let mut dst = vec![0; 3 * units.len()];
-            assert_eq!(utf16_to_utf8(units, &mut dst), None, "{units:x?}");
-        }
+    fn from_utf16_fills_the_input_buffer() {
         // Through the exported functions, with the buffers grown and reused.
-        for text in texts.iter().chain(&["x".repeat(1000).as_str(), "ü"]) {
+        let long = "x".repeat(1000);
+        for text in ["", "a", "{\"a\":1}", "é€😀x", long.as_str(), "ü"] {
             let units: Vec<u16> = text.encode_utf16().collect();
             let _ = input16_buffer(units.len() as u32);
             with_state(|s| s.input16[..units.len()].copy_from_slice(&units));

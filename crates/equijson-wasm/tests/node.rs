@@ -125,3 +125,25 @@ fn decode_reports_divergence_of_the_ledger_sample() {
     .unwrap();
     assert_ne!(report["verdict"], "equivalent");
 }
+
+#[path = "../../equijson/tests/shared/string_cases.rs"]
+mod string_cases;
+
+/// String scanning at every offset of the 8- and 16-byte blocks (the SIMD ones when built
+/// with `simd128`: `just wasm-test-simd`), against a character-by-character definition.
+#[wasm_bindgen_test]
+fn strings_at_every_offset() {
+    string_cases::check_pieces(34);
+    string_cases::check_errors(34);
+    string_cases::check_whitespace(40);
+}
+
+/// `just wasm-test-simd` sets `EQUIJSON_EXPECT_SIMD` when it compiles: the SIMD blocks
+/// above are then really the ones tested (and the scalar ones under `just wasm-test`).
+#[wasm_bindgen_test]
+fn simd_is_on_exactly_when_expected() {
+    assert_eq!(
+        cfg!(target_feature = "simd128"),
+        option_env!("EQUIJSON_EXPECT_SIMD").is_some()
+    );
+}

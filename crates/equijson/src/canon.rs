@@ -55,7 +55,10 @@ impl Canonicalizer {
     ///
     /// Memory beyond `input` and `out` is the member names and output positions of the
     /// objects open at any moment, plus a scratch copy of the smaller members of an object
-    /// whose members must be reordered: no per-value tape.
+    /// whose members must be reordered: no per-value tape. A fixed-size cache (32 entries
+    /// of at most 256 names and 4 KiB of names each, kept across documents) remembers the
+    /// member order of recently sorted objects of 12 or more members: an object with the
+    /// same names in the same order (arrays of records) reuses it instead of sorting.
     ///
     /// # Errors
     /// Any syntax, encoding or policy violation, with its position.
@@ -101,7 +104,9 @@ impl Canonicalizer {
     /// Checks `input` without producing output.
     ///
     /// A validating pass: beyond the input it keeps only the nesting stack and the member
-    /// names of the open objects (to find duplicates), O(depth + widest object).
+    /// names of the open objects (to find duplicates), O(depth + widest object), and
+    /// the fixed-size cache of recent member orders (see
+    /// [`Canonicalizer::canonicalize_into`]).
     ///
     /// # Errors
     /// As [`Canonicalizer::canonicalize_into`].

@@ -43,7 +43,9 @@ mod parse;
 pub mod pointer;
 #[cfg(feature = "props")]
 pub mod props;
+mod scan;
 mod ser;
+mod shapes;
 mod stream;
 mod string;
 

@@ -7,6 +7,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::options::{Noncharacters, Options};
+use crate::scan::{plain_prefix, whitespace_run};
 
 /// A failure inside the parser or a sink: what, and at which byte offset.
 #[derive(Debug)]
@@ -126,34 +127,8 @@ struct Parser<'a> {
     reject_nonchars: bool,
 }
 
-/// Byte classes for string scanning: 0 plain ASCII, 1 stops the fast scan.
-static STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
-
-/// High bits flagging bytes of `x` that are `"`, `\` or below 0x20 (SWAR). Zero iff there
-/// is none; the lowest flag (little-endian: the first byte in the input) is exact, since
-/// no borrow reaches it from a lower byte.
-#[inline]
-fn stop_mask(x: u64) -> u64 {
-    let lt20 = x.wrapping_sub(LO * 0x20) & !x;
-    let q = x ^ (LO * u64::from(b'"'));
-    let bs = x ^ (LO * u64::from(b'\\'));
-    let zq = q.wrapping_sub(LO) & !q;
-    let zb = bs.wrapping_sub(LO) & !bs;
-    (lt20 | zq | zb) & HI
-}
 
 impl<'a> Parser<'a> {
     #[inline]
@@ -163,17 +138,11 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        // A local position (not `self.pos` through memory), and indentation skipped eight
-        // spaces at a time: pretty-printed documents are mostly whitespace.
-        let input = self.input;
-        let mut pos = self.pos;
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = input.get(pos) {
-            pos += 1;
-            while input.get(pos..pos + 8) == Some(b"        ") {
-                pos += 8;
-            }
+        // Most tokens follow one another directly: one byte decides that.
+        let pos = self.pos;
+        if let Some(b' ' | b'\n' | b'\t' | b'\r') = self.input.get(pos) {
+            self.pos = pos + 1 + whitespace_run(self.input.get(pos + 1..).unwrap_or_default());
         }
-        self.pos = pos;
     }
 
     fn run<S: Sink>(&mut self, sink: &mut S) -> Result<(), Fault> {
@@ -457,52 +426,28 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         self.pos += 1;
         let start = self.pos;
-        let mut non_ascii = false;
-        loop {
-            // Fast path: eight plain bytes at a time.
-            while let Some(chunk) = input.get(self.pos..self.pos + 8) {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                let x = u64::from_le_bytes(word);
-                let stops = stop_mask(x);
-                if stops != 0 {
-                    // Skip the plain bytes before the first stop byte in one step.
-                    let plain = stops.trailing_zeros() / 8;
-                    let before = x & ((1u64 << (plain * 8)) - 1);
-                    non_ascii |= before & HI != 0;
-                    self.pos += plain as usize;
-                    break;
+        // The plain bytes up to the closing quote, an escape or a control character.
+        let (plain, non_ascii) = plain_prefix(&input[start..]);
+        self.pos = start + plain;
+        match input.get(self.pos) {
+            Some(b'"') => {
+                let bytes = &input[start..self.pos];
+                if non_ascii && (self.text.is_none() || self.reject_nonchars) {
+                    self.check_utf8(start, bytes)?;
                 }
-                non_ascii |= x & HI != 0;
-                self.pos += 8;
-            }
-            let Some(&b) = input.get(self.pos) else {
-                return Err(self.string_fault(start, self.eof("'\"' to close the string")));
-            };
-            if !STOP[usize::from(b)] {
-                non_ascii |= b >= 0x80;
                 self.pos += 1;
-                continue;
+                Ok(Str {
+                    bytes,
+                    escaped: false,
+                    offset: open,
+                })
             }
-            match b {
-                b'"' => {
-                    let bytes = &input[start..self.pos];
-                    if non_ascii && (self.text.is_none() || self.reject_nonchars) {
-                        self.check_utf8(start, bytes)?;
-                    }
-                    self.pos += 1;
-                    return Ok(Str {
-                        bytes,
-                        escaped: false,
-                        offset: open,
-                    });
-                }
-                b'\\' => return self.escaped_string(open, start),
-                _ => {
-                    let fault = Fault::new(ErrorKind::ControlCharacterInString(b), self.pos);
-                    return Err(self.string_fault(start, fault));
-                }
+            Some(b'\\') => self.escaped_string(open, start, non_ascii),
+            Some(&b) => {
+                let fault = Fault::new(ErrorKind::ControlCharacterInString(b), self.pos);
+                Err(self.string_fault(start, fault))
             }
+            None => Err(self.string_fault(start, self.eof("'\"' to close the string"))),
         }
     }
 
@@ -554,18 +499,31 @@ impl<'a> Parser<'a> {
     }
 
     /// The slow path for strings with escapes: unescape into the scratch buffer.
-    fn escaped_string(&mut self, open: usize, start: usize) -> Result<Str<'_>, Fault> {
+    /// `pos` is at the first backslash; `start..pos` (plain bytes, non-ASCII or not as
+    /// `first_non_ascii` says) is the first run.
+    fn escaped_string(
+        &mut self,
+        open: usize,
+        start: usize,
+        first_non_ascii: bool,
+    ) -> Result<Str<'_>, Fault> {
         let input = self.input;
         self.scratch.clear();
         let mut chunk_start = start;
+        let mut first = first_non_ascii;
         loop {
+            let (plain, non_ascii) = plain_prefix(input.get(self.pos..).unwrap_or_default());
+            // Regression: the first run was scanned by `string`, its non-ASCII bytes count.
+            let non_ascii = non_ascii || std::mem::take(&mut first);
+            self.pos += plain;
             let Some(&b) = input.get(self.pos) else {
                 return Err(self.string_fault(chunk_start, self.eof("'\"' to close the string")));
             };
             match b {
                 b'"' | b'\\' => {
+                    // `chunk` is the plain run just scanned (an escape ends each run).
                     let chunk = &input[chunk_start..self.pos];
-                    if (self.text.is_none() || self.reject_nonchars) && !chunk.is_ascii() {
+                    if (self.text.is_none() || self.reject_nonchars) && non_ascii {
                         self.check_utf8(chunk_start, chunk)?;
                     }
                     self.scratch.extend_from_slice(chunk);
@@ -580,11 +538,10 @@ impl<'a> Parser<'a> {
                     self.escape()?;
                     chunk_start = self.pos;
                 }
-                0x00..=0x1F => {
+                _ => {
                     let fault = Fault::new(ErrorKind::ControlCharacterInString(b), self.pos);
                     return Err(self.string_fault(chunk_start, fault));
                 }
-                _ => self.pos += 1,
             }
         }
     }

@@ -15,10 +15,13 @@
 //! With `emit` off the same sink only validates: it keeps the member names of the open
 //! objects (to find duplicates) and nothing else, O(depth + widest object) beyond the input.
 
+use std::cmp::Ordering;
+
 use crate::error::ErrorKind;
 use crate::number::{self, NumberPolicy};
 use crate::parse::{Fault, Sink, Str};
-use crate::string::{order_members, write_escaped};
+use crate::shapes::{self, Shapes};
+use crate::string::{cmp_utf16, order_members, write_escaped};
 
 /// One member of an open object.
 #[derive(Clone, Copy)]
@@ -68,6 +71,8 @@ pub(crate) struct Stream {
     names: Vec<u8>,
     order: Vec<u32>,
     sort_scratch: Vec<(u128, u32)>,
+    /// Orders found for recent objects, by their names.
+    shapes: Shapes,
     /// Member bytes parked while an object is reordered.
     park: Vec<u8>,
     /// Bytes moved by reordering so far, and how many may be moved before giving up.
@@ -90,6 +95,7 @@ impl Stream {
             names: Vec::new(),
             order: Vec::new(),
             sort_scratch: Vec::new(),
+            shapes: Shapes::default(),
             park: Vec::new(),
             moved: 0,
             budget: 0,
@@ -176,32 +182,64 @@ impl Stream {
         });
     }
 
-    /// Puts the members of the object that is closing into canonical order in the output.
-    fn reorder(&mut self, frame: &Frame) -> Result<(), Fault> {
+    /// Puts the canonical order of the closing object's members into `self.order`;
+    /// `Ok(false)` when they already are in that order (nothing to move).
+    fn find_order(&mut self, frame: &Frame) -> Result<bool, Fault> {
         let members = &self.members[frame.members..];
         let count = members.len();
-        self.order.clear();
-        self.order.extend(0..count as u32);
         let names = &self.names;
-        let name = |i: u32| {
-            let m = &members[i as usize];
-            &names[m.name()]
+        let lens = || members.iter().map(|m| m.len);
+        let cached = count >= shapes::MIN_MEMBERS;
+        let known = if cached {
+            // Members in order (strictly: no duplicates) are checked first, cheaply.
+            if members
+                .windows(2)
+                .all(|w| cmp_utf16(&names[w[0].name()], &names[w[1].name()]) == Ordering::Less)
+            {
+                return Ok(false);
+            }
+            self.shapes.get(lens(), &names[frame.names..])
+        } else {
+            None
         };
-        match order_members(&mut self.order, name, &mut self.sort_scratch) {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(dup) => {
-                let m = members[dup as usize];
-                let name = String::from_utf8_lossy(&self.names[m.name()]);
-                return Err(Fault::new(
-                    ErrorKind::DuplicateKey(name.into_owned()),
-                    m.offset as usize,
-                ));
+        if let Some(order) = known {
+            // Same names in the same order as an object sorted before: same order.
+            self.order.clear();
+            self.order.extend_from_slice(order);
+        } else {
+            self.order.clear();
+            self.order.extend(0..count as u32);
+            let name = |i: u32| {
+                let m = &members[i as usize];
+                &names[m.name()]
+            };
+            match order_members(&mut self.order, name, &mut self.sort_scratch) {
+                Ok(true) => return Ok(false),
+                Ok(false) => {
+                    if cached {
+                        self.shapes.put(lens(), &names[frame.names..], &self.order);
+                    }
+                }
+                Err(dup) => {
+                    let m = members[dup as usize];
+                    let name = String::from_utf8_lossy(&self.names[m.name()]);
+                    return Err(Fault::new(
+                        ErrorKind::DuplicateKey(name.into_owned()),
+                        m.offset as usize,
+                    ));
+                }
             }
         }
-        if !self.emit {
+        Ok(true)
+    }
+
+    /// Puts the members of the object that is closing into canonical order in the output.
+    fn reorder(&mut self, frame: &Frame) -> Result<(), Fault> {
+        if !self.find_order(frame)? || !self.emit {
             return Ok(());
         }
+        let members = &self.members[frame.members..];
+        let count = members.len();
         let end = self.out.len();
         let region = end - frame.out;
         self.moved += region;

@@ -2,6 +2,8 @@
 
 use std::cmp::Ordering;
 
+use crate::scan::plain_prefix;
+
 /// Compares two UTF-8 strings as sequences of UTF-16 code units, the order RFC 8785 sorts
 /// member names in.
 ///
@@ -136,8 +138,16 @@ pub(crate) fn write_escaped(s: &[u8], out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push(b'"');
-    let mut start = 0;
-    for (i, &b) in s.iter().enumerate() {
+    let mut rest = s;
+    loop {
+        // Raw up to the next byte to escape.
+        let (plain, _) = plain_prefix(rest);
+        let (raw, tail) = rest.split_at(plain);
+        out.extend_from_slice(raw);
+        let Some((&b, tail)) = tail.split_first() else {
+            break;
+        };
+        rest = tail;
         let esc: &[u8] = match b {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -146,26 +156,17 @@ pub(crate) fn write_escaped(s: &[u8], out: &mut Vec<u8>) {
             0x0A => b"\\n",
             0x0C => b"\\f",
             0x0D => b"\\r",
-            0x00..=0x1F => {
-                out.extend_from_slice(&s[start..i]);
-                out.extend_from_slice(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 0xF)],
-                ]);
-                start = i + 1;
-                continue;
-            }
-            _ => continue,
+            _ => &[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xF)],
+            ],
         };
-        out.extend_from_slice(&s[start..i]);
         out.extend_from_slice(esc);
-        start = i + 1;
     }
-    out.extend_from_slice(&s[start..]);
     out.push(b'"');
 }
 

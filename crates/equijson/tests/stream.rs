@@ -142,3 +142,75 @@ fn large_objects_reorder_like_the_tape() {
         agree(&mut c, dup.as_bytes());
     }
 }
+
+/// Arrays of records with repeated names, where the order found for one object is reused
+/// for the next with the same names: against the tape, with look-alikes that must miss (the
+/// same count and name bytes split differently, one name changed, a duplicate name, names
+/// in order then out of order), and the cache kept across documents.
+#[test]
+fn repeated_shapes_reorder_like_the_tape() {
+    let alphabet = ["a", "b", "z", "é", "\u{e000}", "😀", "_", "0"];
+    let mut x = 0x2545_F491_4F6C_DD1D_u64;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut c = Canonicalizer::new(Options::default());
+    for _ in 0..400 {
+        let count = 1 + next(40);
+        let mut names: Vec<String> = (0..count)
+            .map(|_| {
+                (0..=next(5))
+                    .map(|_| alphabet[next(alphabet.len())])
+                    .collect()
+            })
+            .collect();
+        if next(4) == 0 {
+            names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        }
+        let mut records = Vec::new();
+        for r in 0..=next(6) {
+            let mut these = names.clone();
+            match next(6) {
+                // One name changed, keeping the byte count: same slot, must not match.
+                0 => {
+                    let i = next(count);
+                    these[i] = these[i].chars().rev().collect::<String>().replace('a', "b");
+                }
+                // The same bytes split differently.
+                1 if count >= 2 => {
+                    let i = next(count - 1);
+                    if let Some(c) = these[i + 1].chars().next() {
+                        these[i].push(c);
+                        these[i + 1].remove(0);
+                    }
+                }
+                // A duplicate name (an error, at the later one).
+                2 if count >= 2 && r > 0 => {
+                    let i = next(count - 1);
+                    these[i + 1] = these[i].clone();
+                }
+                _ => {}
+            }
+            let members: Vec<String> = these
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    let value = if i % 7 == 3 {
+                        // Nested: the same names again one level down.
+                        let inner: Vec<String> =
+                            these.iter().map(|n| format!("\"{n}\":{r}")).collect();
+                        format!("{{{}}}", inner.join(","))
+                    } else {
+                        format!("[{r},\"{i}\"]")
+                    };
+                    format!("\"{n}\":{value}")
+                })
+                .collect();
+            records.push(format!("{{{}}}", members.join(",")));
+        }
+        agree(&mut c, format!("[{}]", records.join(",")).as_bytes());
+    }
+}
