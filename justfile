@@ -103,7 +103,13 @@ docs:
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 # `cargo package` (with its verifying build) for every publishable crate.
+# The verifying build unpacks our crates from a temporary registry under target/package into
+# $CARGO_HOME/registry/src/-<hash of that path>/ and silently reuses an earlier unpacking of the
+# same name and version, so a second run at the same path built against stale sources (CI, stop
+# 12). Both are cleared first.
 package:
+    rm -rf target/package
+    find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -mindepth 2 -maxdepth 2 -type d -path '*/src/-*/equijson*' -exec rm -rf {} +
     cargo package --locked --allow-dirty -p equijson -p equijson-pg -p equijson-cli
 
 # Peak RSS of canonicalization and --check, tape (before) against streaming (after).
