@@ -1,7 +1,8 @@
 //! Contact rows per second through `equijson_canonical(jsonb)` against `doc::text` in the same run.
 //!
-//! `cargo run --release -p equijson-pg --example sql_canonical_bench -- [--rows N] [--samples K] [--size S]`
-//! (`just bench-sql-canonical`). Uses `DATABASE_URL` if set, else an ephemeral cluster;
+//! `cargo run --release -p equijson-pg --example sql_canonical_bench -- [--rows N] [--samples K] [--size S] [--workers W]`
+//! (`just bench-sql-canonical`). `--workers W` sets `max_parallel_workers_per_gather` for both
+//! queries (the server's default, 2, when omitted; 0 measures one backend alone). Uses `DATABASE_URL` if set, else an ephemeral cluster;
 //! seeds a `contacts` table with generated contact rows (the `contact` DTO's generator),
 //! installs the function, then alternates the two queries K times and prints medians.
 
@@ -31,6 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rows = 1_000_000u64;
     let mut samples = 3usize;
     let mut size = 3usize;
+    let mut workers: Option<u32> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -38,6 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--rows" => rows = it.next().ok_or("--rows N")?.parse()?,
             "--samples" => samples = it.next().ok_or("--samples K")?.parse()?,
             "--size" => size = it.next().ok_or("--size S")?.parse()?,
+            "--workers" => workers = Some(it.next().ok_or("--workers W")?.parse()?),
             other => return Err(format!("unknown argument {other}").into()),
         }
     }
@@ -56,6 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     seed_contacts(&mut client, "contacts_sqlbench", rows, 42, size, false)?;
     client.batch_execute("VACUUM ANALYZE contacts_sqlbench")?;
     canonical_sql::install(&mut client, "public")?;
+    if let Some(w) = workers {
+        client.batch_execute(&format!("SET max_parallel_workers_per_gather = {w}"))?;
+    }
+    let per_gather: String = client
+        .query_one("SHOW max_parallel_workers_per_gather", &[])?
+        .get(0);
     let avg: f64 = client
         .query_one(
             "SELECT avg(octet_length(doc::text))::float8 FROM contacts_sqlbench",
@@ -84,7 +93,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let base = median(&mut rates[0]);
     let canon = median(&mut rates[1]);
-    println!("rows: {rows}, average doc::text size: {avg:.0} bytes, samples: {samples} (medians)");
+    println!(
+        "rows: {rows}, average doc::text size: {avg:.0} bytes, samples: {samples} (medians), \
+         max_parallel_workers_per_gather: {per_gather}"
+    );
     println!("| query | rows/s | vs doc::text |");
     println!("|---|---:|---:|");
     println!("| `doc::text` | {base:.0} | 1.00x |");
