@@ -19,9 +19,9 @@ use crate::exit::Status;
 
 const PG_HELP: &str = "\
 Connection: --database-url URL (postgresql://user:pass@host:port/db or libpq key=value),
-else DATABASE_URL, else an ephemeral cluster (initdb + pg_ctl from PATH or
-`pg_config --bindir`, a temporary data directory, a private unix socket and a free port,
-run as an unprivileged user when started as root; removed at exit and on Ctrl-C).
+else DATABASE_URL, else an ephemeral cluster (initdb + pg_ctl from EQUIJSON_PG_BINDIR,
+else PATH or `pg_config --bindir`, a temporary data directory, a private unix socket and a
+free port, run as an unprivileged user when started as root; removed at exit and on Ctrl-C).
 TLS as libpq: sslmode=disable|allow|prefer (default)|require|verify-ca|verify-full and
 sslrootcert=PATH.pem|system in the URL (or PGSSLMODE / PGSSLROOTCERT); verify-* check the
 server certificate against sslrootcert (default ~/.postgresql/root.crt). Unix sockets never

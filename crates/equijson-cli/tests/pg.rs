@@ -380,3 +380,30 @@ fn roundtrip_prints_the_props_digest_and_fails_on_real_divergences() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+#[test]
+fn pg_bindir_env_names_the_server_binaries() {
+    // A directory without the binaries: exit 2, naming the variable and the directory.
+    let o = Command::new(env!("CARGO_BIN_EXE_equijson"))
+        .args(["pg", "roundtrip", "--cases", "1"])
+        .env_remove("DATABASE_URL")
+        .env("EQUIJSON_PG_BINDIR", "/nonexistent/pg/bin")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run equijson");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("EQUIJSON_PG_BINDIR"), "{}", text(&o));
+    assert!(text(&o).contains("/nonexistent/pg/bin"), "{}", text(&o));
+    // The directory the default search finds, named explicitly: that server is used.
+    let found = EphemeralCluster::start().expect("start cluster");
+    let o = Command::new(env!("CARGO_BIN_EXE_equijson"))
+        .args(["pg", "roundtrip", "--cases", "5"])
+        .env_remove("DATABASE_URL")
+        .env("EQUIJSON_PG_BINDIR", found.bindir())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run equijson");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let from = format!("from {}", found.bindir().display());
+    assert!(text(&o).contains(&from), "{}", text(&o));
+}

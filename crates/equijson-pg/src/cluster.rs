@@ -18,15 +18,29 @@ pub const SUPERUSER: &str = "equijson";
 /// The environment variable naming the OS user to run the cluster as when running as root.
 pub const USER_ENV: &str = "EQUIJSON_PG_USER";
 
+/// The environment variable naming the directory of `initdb`, `pg_ctl` and `postgres` to
+/// use instead of searching `PATH` and `pg_config --bindir` (e.g. another major version's
+/// binaries, as `scripts/pg-versions.sh` prints them). Empty counts as unset.
+pub const BINDIR_ENV: &str = "EQUIJSON_PG_BINDIR";
+
 /// Why an ephemeral cluster could not be started.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     /// `initdb`, `pg_ctl` or `postgres` was not found.
     #[error(
         "PostgreSQL server binaries not found: no `initdb` on PATH or in `pg_config --bindir` \
-         (install PostgreSQL, e.g. `apt-get install postgresql`, or run `bash scripts/setup.sh`)"
+         (install PostgreSQL, e.g. `apt-get install postgresql`, or run `bash scripts/setup.sh`; \
+         or name their directory with {BINDIR_ENV})"
     )]
     NotFound,
+    /// [`BINDIR_ENV`] (or the directory given to [`EphemeralCluster::start_in`]) does not
+    /// hold `initdb`, `pg_ctl` and `postgres`.
+    #[error(
+        "PostgreSQL server binaries not found in {}: it needs initdb, pg_ctl and postgres \
+         (set by {BINDIR_ENV} or given explicitly)",
+        .0.display()
+    )]
+    BadBindir(PathBuf),
     /// Running as root and no unprivileged OS user could be found or created.
     #[error("running as root and no unprivileged user to run PostgreSQL as: {0}")]
     NoUser(String),
@@ -191,17 +205,40 @@ impl std::fmt::Debug for EphemeralCluster {
 impl EphemeralCluster {
     /// Initializes and starts a new cluster (about one to three seconds).
     ///
-    /// Finds the server binaries on `PATH` or in `pg_config --bindir`. When the process
-    /// runs as root (which `initdb` refuses), the server runs as the OS user named by
-    /// `EQUIJSON_PG_USER`, else `postgres`, else a system user `equijson-pg` created with
-    /// `useradd`, else `nobody`.
+    /// Takes the server binaries from the directory named by `EQUIJSON_PG_BINDIR`
+    /// ([`BINDIR_ENV`]) when it is set, else finds them on `PATH`, in `pg_config --bindir`
+    /// or in the newest `/usr/lib/postgresql/*/bin`. When the process runs as root (which
+    /// `initdb` refuses), the server runs as the OS user named by `EQUIJSON_PG_USER`, else
+    /// `postgres`, else a system user `equijson-pg` created with `useradd`, else `nobody`;
+    /// that user must be able to read and execute the binaries, their `lib` and `share`
+    /// directories, and every directory above them.
     ///
     /// # Errors
-    /// [`ClusterError`] when the binaries are missing, no unprivileged user is available,
-    /// or `initdb` / `pg_ctl start` fail (with their output and the server log).
+    /// [`ClusterError`] when the binaries are missing ([`ClusterError::BadBindir`] when
+    /// `EQUIJSON_PG_BINDIR` names a directory without them), no unprivileged user is
+    /// available, or `initdb` / `pg_ctl start` fail (with their output and the server log).
     pub fn start() -> Result<Self, ClusterError> {
+        match std::env::var_os(BINDIR_ENV).filter(|d| !d.is_empty()) {
+            Some(dir) => Self::start_in(Path::new(&dir)),
+            None => Self::start_with(find_bindir().ok_or(ClusterError::NotFound)?),
+        }
+    }
+
+    /// Like [`Self::start`], with the server binaries taken from `bindir` (no search, and
+    /// `EQUIJSON_PG_BINDIR` is not read).
+    ///
+    /// # Errors
+    /// [`ClusterError::BadBindir`] when `bindir` lacks `initdb`, `pg_ctl` or `postgres`;
+    /// otherwise as [`Self::start`].
+    pub fn start_in(bindir: &Path) -> Result<Self, ClusterError> {
+        if !has_server_binaries(bindir) {
+            return Err(ClusterError::BadBindir(bindir.to_path_buf()));
+        }
+        Self::start_with(fs::canonicalize(bindir).unwrap_or_else(|_| bindir.to_path_buf()))
+    }
+
+    fn start_with(bindir: PathBuf) -> Result<Self, ClusterError> {
         install_signal_handler();
-        let bindir = find_bindir().ok_or(ClusterError::NotFound)?;
         let run_as = if is_root() { Some(find_user()?) } else { None };
         let base = if run_as.is_some() {
             PathBuf::from("/tmp")
@@ -493,11 +530,7 @@ fn write_owned(path: &Path, bytes: &[u8], run_as: Option<&RunAs>) -> Result<(), 
 
 /// The directory holding `initdb`, `pg_ctl` and `postgres`: from `PATH`, else `pg_config --bindir`.
 fn find_bindir() -> Option<PathBuf> {
-    let has_all = |d: &Path| {
-        ["initdb", "pg_ctl", "postgres"]
-            .iter()
-            .all(|t| d.join(t).is_file())
-    };
+    let has_all = has_server_binaries;
     if let Some(path) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&path) {
             if has_all(&dir) {
@@ -526,6 +559,13 @@ fn find_bindir() -> Option<PathBuf> {
         .collect();
     versions.sort();
     versions.into_iter().rev().find(|d| has_all(d))
+}
+
+/// Whether `dir` holds `initdb`, `pg_ctl` and `postgres`.
+fn has_server_binaries(dir: &Path) -> bool {
+    ["initdb", "pg_ctl", "postgres"]
+        .iter()
+        .all(|t| dir.join(t).is_file())
 }
 
 fn server_version_line(bindir: &Path) -> String {

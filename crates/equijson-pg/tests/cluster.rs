@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use equijson_pg::cluster::EphemeralCluster;
+use equijson_pg::cluster::{BINDIR_ENV, ClusterError, EphemeralCluster};
 use equijson_pg::connect::{PgError, Target, connect};
 
 #[test]
@@ -21,7 +21,20 @@ fn starts_connects_and_is_removed_on_drop() {
         .query_one("SHOW server_version", &[])
         .expect("query")
         .get(0);
-    assert!(!v.is_empty());
+    // The server that answers is the binaries' version (`postgres (PostgreSQL) 13.23` and
+    // `13.23`, or `15.18 (Debian 15.18-0+deb12u1)`), from EQUIJSON_PG_BINDIR when set.
+    let number = cluster
+        .version()
+        .rsplit(' ')
+        .next()
+        .expect("version number");
+    assert!(v.starts_with(number), "{v} is not {}", cluster.version());
+    if let Some(dir) = std::env::var_os(BINDIR_ENV).filter(|d| !d.is_empty()) {
+        assert_eq!(
+            cluster.bindir(),
+            std::fs::canonicalize(&dir).expect("EQUIJSON_PG_BINDIR")
+        );
+    }
     let ro: String = client
         .query_one("SHOW server_encoding", &[])
         .expect("query")
@@ -41,6 +54,34 @@ fn starts_connects_and_is_removed_on_drop() {
     drop(client);
     drop(cluster);
     assert!(!root.exists(), "{} should be removed", root.display());
+}
+
+#[test]
+fn explicit_bindir_is_used_or_refused() {
+    // A directory without `postgres`: refused before anything is created, naming it.
+    let dir = std::env::temp_dir().join(format!("equijson-bindir-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    for tool in ["initdb", "pg_ctl"] {
+        std::fs::write(dir.join(tool), "#!/bin/sh\nexit 1\n").expect("write");
+    }
+    let refused = EphemeralCluster::start_in(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    match refused {
+        Err(e @ ClusterError::BadBindir(_)) => {
+            let text = e.to_string();
+            assert!(text.contains(&dir.display().to_string()), "{text}");
+            assert!(text.contains(BINDIR_ENV), "{text}");
+        }
+        other => panic!("expected BadBindir, got {other:?}"),
+    }
+    // The directory the default search found, given explicitly: the same server.
+    let found = EphemeralCluster::start().expect("start cluster");
+    let explicit = EphemeralCluster::start_in(found.bindir()).expect("start in bindir");
+    assert_eq!(explicit.bindir(), found.bindir());
+    assert_eq!(explicit.version(), found.version());
+    let mut client = explicit.config().connect(postgres::NoTls).expect("connect");
+    let one: i32 = client.query_one("SELECT 1", &[]).expect("query").get(0);
+    assert_eq!(one, 1);
 }
 
 #[test]
