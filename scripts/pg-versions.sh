@@ -42,6 +42,9 @@ if [ "$(id -u)" -eq 0 ] && ! reachable_by_others "$cache"; then
 fi
 mkdir -p "$cache"
 cache=$(realpath "$cache")
+if [ "$(stat -c %u "$cache")" != "$(id -u)" ]; then
+  say "$cache belongs to another user: set EQUIJSON_PG_VERSIONS_CACHE"; exit 2
+fi
 
 # npm ci only when the cache does not hold exactly this lock file's packages.
 if ! cmp -s "$pins/package-lock.json" "$cache/package-lock.json" \

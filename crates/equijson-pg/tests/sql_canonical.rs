@@ -4,6 +4,11 @@
 //! Inputs: the RFC 8785 vectors, the ECMAScript number KAT (100,000 doubles, two spellings
 //! each, through jsonb), generated documents of every DTO (>= 20,000), the hand-written
 //! table `tests/data/sql-canonical.tsv`, and nesting far beyond what recursion allows.
+//!
+//! `EQUIJSON_SQL_CANONICAL_QUICK=1` (`just pg-versions-quick`, for each major version in
+//! `just verify`) runs a tenth of the KAT (its first 10,000 doubles, the fixed patterns
+//! and the subnormal ramp among them) and of the generated documents, and probes the
+//! parser's nesting limit at 12,000 levels only.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -13,6 +18,11 @@ use equijson_pg::canonical_sql;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::connect;
 use sha2::{Digest, Sha256};
+
+/// The reduced workload (see the module docs).
+fn quick() -> bool {
+    std::env::var_os("EQUIJSON_SQL_CANONICAL_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
+}
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -262,7 +272,8 @@ fn number_kat(client: &mut postgres::Client, per_doc: usize) {
     let mut expected = Vec::new();
     let mut doc = String::from("[");
     let mut exp = String::from("[");
-    for (i, bits) in kat_patterns().take(100_000).enumerate() {
+    let count = if quick() { 10_000 } else { 100_000 };
+    for (i, bits) in kat_patterns().take(count).enumerate() {
         let f = f64::from_bits(bits);
         let es = equijson::format_f64(f).expect("finite");
         if i % per_doc != 0 {
@@ -276,7 +287,7 @@ fn number_kat(client: &mut postgres::Client, per_doc: usize) {
             expected.push(std::mem::replace(&mut exp, String::from("[")) + "]");
         }
     }
-    assert_eq!(docs.len(), 100_000 / per_doc);
+    assert_eq!(docs.len(), count / per_doc);
     let outcomes = run(client, &docs);
     let (stored, _) = compare("number KAT", &docs, &outcomes);
     assert_eq!(stored, docs.len());
@@ -303,7 +314,7 @@ fn generated_documents_of_every_dto() {
     let (_cluster, mut client) = start();
     let mut total = 0;
     for spec in equijson::dto::catalogue() {
-        let cases = if spec.name == "value" { 6_000 } else { 3_000 };
+        let cases = if spec.name == "value" { 6_000 } else { 3_000 } / if quick() { 10 } else { 1 };
         let cfg = PropsConfig::new(0x5e1_c0de, cases, Some(spec));
         let docs: Vec<String> = (0..cases)
             .map(|i| {
@@ -321,7 +332,7 @@ fn generated_documents_of_every_dto() {
         );
         total += stored;
     }
-    assert!(total >= 20_000, "{total}");
+    assert!(total >= if quick() { 2_000 } else { 20_000 }, "{total}");
 }
 
 #[test]
@@ -329,13 +340,15 @@ fn deep_nesting_has_no_stack_limit() {
     let (_cluster, mut client) = start();
     // jsonb's own parser stops near 13,000-14,500 levels at the default max_stack_depth; a
     // recursive function would stop near 650. Build deeper values inside the server.
+    // (Quick: a fifth of the depths, all still past the 1,000 brackets of the level path.)
+    let n = if quick() { 2_000 } else { 10_000 };
     let docs: Vec<String> = vec![
-        format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000)),
-        format!("{}{{}}{}", "{\"a\":".repeat(5_000), "}".repeat(5_000)),
+        format!("{}1{}", "[".repeat(n), "]".repeat(n)),
+        format!("{}{{}}{}", "{\"a\":".repeat(n / 2), "}".repeat(n / 2)),
         format!(
             "{}{}",
-            "[{\"b\":2.50,\"a\":[".repeat(2_000),
-            "]}]".repeat(2_000)
+            "[{\"b\":2.50,\"a\":[".repeat(n / 5),
+            "]}]".repeat(n / 5)
         ),
     ];
     let outcomes = run(&mut client, &docs);
@@ -343,7 +356,12 @@ fn deep_nesting_has_no_stack_limit() {
     assert_eq!(stored, 3);
     // Near the parser's own limit: whatever depth jsonb accepts, the function handles.
     let mut deepest = 0;
-    for depth in [12_000usize, 13_000, 14_000] {
+    let depths: &[usize] = if quick() {
+        &[12_000]
+    } else {
+        &[12_000, 13_000, 14_000]
+    };
+    for &depth in depths {
         let doc = vec![format!("{}\"x\"{}", "[".repeat(depth), "]".repeat(depth))];
         let outcomes = run(&mut client, &doc);
         match &outcomes[0] {
