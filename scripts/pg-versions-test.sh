@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `just pg-versions`: the SQL-canonical differential suite, `pg install-sql`/`uninstall-sql`
+# `just pg-versions`: the SQL-canonical differential suite, the recorded jsonb tables
+# (tests/data/jsonb, crates/equijson-pg/tests/jsonb_tables.rs), `pg install-sql`/`uninstall-sql`
 # and a `pg roundtrip` smoke run on PostgreSQL 13, 14, 16 and 17 (binaries pinned in
 # tests/pg-versions/, fetched and cached by scripts/pg-versions.sh), each on its own
 # ephemeral cluster (EQUIJSON_PG_BINDIR). Prints per version the server version and
@@ -19,7 +20,7 @@ start_all=$(date +%s)
 lines=$(bash scripts/pg-versions.sh "$@")
 
 # Build once (the debug profile of `just test`, so `just verify` reuses its build).
-cargo test --locked -p equijson-pg --test sql_canonical --test cluster --no-run -q 2>&1 | grep -v '^ *Executable' >&2 || true
+cargo test --locked -p equijson-pg --test sql_canonical --test cluster --test jsonb_tables --no-run -q 2>&1 | grep -v '^ *Executable' >&2 || true
 cargo test --locked -p equijson-cli --test pg_sql --no-run -q 2>&1 | grep -v '^ *Executable' >&2 || true
 cargo build --locked -q -p equijson-cli
 bin=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')/debug/equijson
@@ -38,8 +39,8 @@ while IFS=$'\t' read -r major bindir version; do
   status=PASS
   echo "== PostgreSQL $major: $version ($bindir)"
   export EQUIJSON_PG_BINDIR=$bindir
-  if ! cargo test --locked -q -p equijson-pg --test sql_canonical --test cluster -- ${skip[@]+"${skip[@]}"} >"$log" 2>&1; then
-    status=FAIL; echo "-- sql_canonical / cluster tests failed:"; tail -n 60 "$log"
+  if ! cargo test --locked -q -p equijson-pg --test sql_canonical --test cluster --test jsonb_tables -- ${skip[@]+"${skip[@]}"} >"$log" 2>&1; then
+    status=FAIL; echo "-- sql_canonical / cluster / jsonb_tables tests failed:"; tail -n 60 "$log"
   else
     grep -E '^test result' "$log" | sed 's/^/   /'
   fi
