@@ -20,10 +20,13 @@ start_all=$(date +%s)
 lines=$(bash scripts/pg-versions.sh "$@")
 
 # Build once (the debug profile of `just test`, so `just verify` reuses its build).
-cargo test --locked -p equijson-pg --test sql_canonical --test cluster --test jsonb_tables --no-run -q 2>&1 | grep -v '^ *Executable' >&2 || true
-cargo test --locked -p equijson-cli --test pg_sql --no-run -q 2>&1 | grep -v '^ *Executable' >&2 || true
-cargo build --locked -q -p equijson-cli
-bin=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')/debug/equijson
+build_log=$(mktemp)
+if ! { cargo test --locked -p equijson-pg --test sql_canonical --test cluster --test jsonb_tables --no-run \
+       && cargo test --locked -p equijson-cli --test pg_sql --no-run \
+       && cargo build --locked -p equijson-cli; } >"$build_log" 2>&1; then
+  cat "$build_log"; rm -f "$build_log"; exit 1
+fi
+rm -f "$build_log"
 
 skip=()
 if [ "$quick" -eq 1 ]; then
@@ -49,7 +52,7 @@ while IFS=$'\t' read -r major bindir version; do
   else
     grep -E '^test result' "$log" | sed 's/^/   /'
   fi
-  if ! "$bin" pg roundtrip --seed 1 --cases 300 >"$log" 2>&1; then
+  if ! cargo run -q --locked -p equijson-cli -- pg roundtrip --seed 1 --cases 300 >"$log" 2>&1; then
     status=FAIL; echo "-- pg roundtrip --seed 1 --cases 300 failed:"; tail -n 60 "$log"
   else
     grep -E '^equijson: server:|^(passed|failed|digest):|^jsonb rejections' "$log" | sed 's/^/   /'

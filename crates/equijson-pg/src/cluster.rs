@@ -220,7 +220,7 @@ impl EphemeralCluster {
     pub fn start() -> Result<Self, ClusterError> {
         match std::env::var_os(BINDIR_ENV).filter(|d| !d.is_empty()) {
             Some(dir) => Self::start_in(Path::new(&dir)),
-            None => Self::start_with(find_bindir().ok_or(ClusterError::NotFound)?),
+            None => Self::start_with(&find_bindir().ok_or(ClusterError::NotFound)?),
         }
     }
 
@@ -234,10 +234,10 @@ impl EphemeralCluster {
         if !has_server_binaries(bindir) {
             return Err(ClusterError::BadBindir(bindir.to_path_buf()));
         }
-        Self::start_with(fs::canonicalize(bindir).unwrap_or_else(|_| bindir.to_path_buf()))
+        Self::start_with(&fs::canonicalize(bindir).unwrap_or_else(|_| bindir.to_path_buf()))
     }
 
-    fn start_with(bindir: PathBuf) -> Result<Self, ClusterError> {
+    fn start_with(bindir: &Path) -> Result<Self, ClusterError> {
         install_signal_handler();
         let run_as = if is_root() { Some(find_user()?) } else { None };
         let base = if run_as.is_some() {
@@ -260,7 +260,7 @@ impl EphemeralCluster {
         // From here on, dropping `guard` removes whatever was created.
         let mut cluster = EphemeralCluster {
             teardown,
-            bindir: bindir.clone(),
+            bindir: bindir.to_path_buf(),
             socket_dir: socket_dir.clone(),
             port: 0,
             password: random_password(),
@@ -325,7 +325,7 @@ impl EphemeralCluster {
         if let Some(e) = last_err {
             return Err(e);
         }
-        cluster.version = server_version_line(&bindir);
+        cluster.version = server_version_line(bindir);
         Ok(cluster)
     }
 
