@@ -25,8 +25,9 @@ fn starts_connects_and_is_removed_on_drop() {
     // `13.23`, or `15.18 (Debian 15.18-0+deb12u1)`), from EQUIJSON_PG_BINDIR when set.
     let number = cluster
         .version()
-        .rsplit(' ')
-        .next()
+        .split("(PostgreSQL) ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
         .expect("version number");
     assert!(v.starts_with(number), "{v} is not {}", cluster.version());
     if let Some(dir) = std::env::var_os(BINDIR_ENV).filter(|d| !d.is_empty()) {
