@@ -508,6 +508,16 @@ impl Builder {
         self.policy = policy;
     }
 
+    /// Bytes held by the builder's buffers (allocated, not only used).
+    pub(crate) fn retained_bytes(&self) -> usize {
+        self.doc.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.doc.arena.capacity()
+            + self.doc.perm.capacity() * 4
+            + self.open.capacity() * std::mem::size_of::<Open>()
+            + self.keys.capacity() * 4
+            + self.sort_scratch.capacity() * std::mem::size_of::<(u128, u32)>()
+    }
+
     pub(crate) fn document(&self) -> &Document {
         &self.doc
     }
