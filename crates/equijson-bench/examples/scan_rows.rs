@@ -1,7 +1,9 @@
 //! Per-row client cost of `pg scan` without a server: seeded contact documents, normalized
 //! as the server's jsonb text, run through `live::check_row` (for `perf record`).
 //!
-//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS]`
+//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS] [fast|parts]`
+//! (`fast`: the shared-work check only; `parts`: then the pieces of a row's check timed
+//! one by one). Wall and thread CPU time per row are printed.
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -90,7 +92,7 @@ fn main() -> Result<(), String> {
 }
 
 /// CPU time of this thread (user + system), on Linux: less disturbed than wall time when
-/// other processes compete for the cores. `/proc/thread-self/stat` counts in USER_HZ ticks
+/// other processes compete for the cores. `/proc/thread-self/stat` counts in `USER_HZ` ticks
 /// (100 per second on Linux), so use runs of a second or more.
 fn thread_cpu_secs() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
@@ -119,6 +121,9 @@ fn parts(docs: &[Vec<u8>]) {
     let o = JsonbOptions::default();
     time("jsonb normalize", docs, &|d| {
         normalize(d, &o).map_or(0, |s| s.len())
+    });
+    time("jsonb is_normalized (the scan's shortcut)", docs, &|d| {
+        usize::from(equijson::jsonb::is_normalized(d))
     });
     time("from_slice Value", docs, &|d| {
         serde_json::from_slice::<serde_json::Value>(d).map_or(0, |_| 1)

@@ -447,6 +447,7 @@ impl<'d> ValueRef<'d> {
     /// (their stored forms are canonical number text and unescaped strings, both of
     /// which the canonical text is a one-to-one function of) and writing out only
     /// containers.
+    #[cfg(feature = "decode")]
     pub(crate) fn same_canonical(&self, other: &ValueRef<'_>) -> bool {
         let (a, b) = (self.node(), other.node());
         let string = |t: Tag| matches!(t, Tag::String | Tag::Key);
@@ -813,7 +814,7 @@ impl Sink for Builder {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "decode"))]
 mod tests {
     use super::Document;
     use crate::Options;
