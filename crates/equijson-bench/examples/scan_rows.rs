@@ -1,7 +1,9 @@
 //! Per-row client cost of `pg scan` without a server: seeded contact documents, normalized
 //! as the server's jsonb text, run through `live::check_row` (for `perf record`).
 //!
-//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS]`
+//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS] [fast|parts]`
+//! (`fast`: the shared-work check only; `parts`: then the pieces of a row's check timed
+//! one by one). Wall and thread CPU time per row are printed.
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -61,6 +63,7 @@ fn main() -> Result<(), String> {
                 continue;
             }
             let t = Instant::now();
+            let cpu = thread_cpu_secs();
             let mut findings = 0usize;
             for (w, d) in wire.iter().zip(&docs) {
                 findings += black_box(check_row(
@@ -73,8 +76,11 @@ fn main() -> Result<(), String> {
                 .len();
             }
             let secs = t.elapsed().as_secs_f64();
+            let cpu = thread_cpu_secs().zip(cpu).map_or(String::new(), |(b, a)| {
+                format!(", cpu {:.2} µs/row", (b - a) * 1e6 / docs.len() as f64)
+            });
             println!(
-                "{name}: {:.2} µs/row ({findings} findings)",
+                "{name}: {:.2} µs/row ({findings} findings{cpu})",
                 secs * 1e6 / docs.len() as f64
             );
         }
@@ -83,6 +89,19 @@ fn main() -> Result<(), String> {
         parts(&docs);
     }
     Ok(())
+}
+
+/// CPU time of this thread (user + system), on Linux: less disturbed than wall time when
+/// other processes compete for the cores. `/proc/thread-self/stat` counts in `USER_HZ` ticks
+/// (100 per second on Linux), so use runs of a second or more.
+fn thread_cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn time(name: &str, docs: &[Vec<u8>], f: &dyn Fn(&[u8]) -> usize) {
@@ -102,6 +121,9 @@ fn parts(docs: &[Vec<u8>]) {
     let o = JsonbOptions::default();
     time("jsonb normalize", docs, &|d| {
         normalize(d, &o).map_or(0, |s| s.len())
+    });
+    time("jsonb is_normalized (the scan's shortcut)", docs, &|d| {
+        usize::from(equijson::jsonb::is_normalized(d))
     });
     time("from_slice Value", docs, &|d| {
         serde_json::from_slice::<serde_json::Value>(d).map_or(0, |_| 1)

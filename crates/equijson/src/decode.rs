@@ -421,13 +421,21 @@ pub struct Input<'a> {
     /// (the live scan computes it for the model check); the jsonb path then reuses it.
     /// It must be exactly that result: the report is then the same as without it.
     pub jsonb: Option<&'a Result<String, crate::jsonb::JsonbError>>,
+    /// The caller knows that `jsonb::normalize(text, &JsonbOptions::default())` is
+    /// `Ok(text)` (see [`crate::jsonb::is_normalized`]); the jsonb path then is the
+    /// direct path, as it is when `jsonb` holds a text equal to `text`.
+    pub jsonb_unchanged: bool,
 }
 
 impl<'a> Input<'a> {
     /// A text, nothing computed yet.
     #[must_use]
     pub fn new(text: &'a [u8]) -> Self {
-        Self { text, jsonb: None }
+        Self {
+            text,
+            jsonb: None,
+            jsonb_unchanged: false,
+        }
     }
 
     /// A text and its `jsonb::normalize` result (with the default options).
@@ -436,6 +444,18 @@ impl<'a> Input<'a> {
         Self {
             text,
             jsonb: Some(jsonb),
+            jsonb_unchanged: false,
+        }
+    }
+
+    /// A text that is its own `jsonb::normalize` result: only when
+    /// [`crate::jsonb::is_normalized`] says so (or the model was run and gave `text` back).
+    #[must_use]
+    pub fn jsonb_unchanged(text: &'a [u8]) -> Self {
+        Self {
+            text,
+            jsonb: None,
+            jsonb_unchanged: true,
         }
     }
 }
@@ -535,6 +555,10 @@ fn text_paths(
     direct: &PathResult,
     mut decode: impl FnMut(&[u8]) -> PathResult,
 ) -> (PathResult, PathResult) {
+    if input.jsonb_unchanged {
+        let canonical = canonical_path(input.text, rfc, direct, &mut decode);
+        return (direct.clone(), canonical);
+    }
     let computed;
     let model = if let Some(m) = input.jsonb {
         m
@@ -548,12 +572,23 @@ fn text_paths(
         Ok(t) => decode(t.as_bytes()),
         Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
     };
-    let canonical = match rfc {
-        Ok(c) if c == input.text => direct.clone(),
+    let canonical = canonical_path(input.text, rfc, direct, &mut decode);
+    (jsonb, canonical)
+}
+
+/// The canonical path: the RFC 8785 form decoded (the direct path's result when it is
+/// the input itself).
+fn canonical_path(
+    text: &[u8],
+    rfc: crate::Result<Vec<u8>>,
+    direct: &PathResult,
+    decode: &mut impl FnMut(&[u8]) -> PathResult,
+) -> PathResult {
+    match rfc {
+        Ok(c) if c == text => direct.clone(),
         Ok(c) => decode(&c),
         Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
-    };
-    (jsonb, canonical)
+    }
 }
 
 /// The input's RFC 8785 form and its comparison form, from one canonicalization when they

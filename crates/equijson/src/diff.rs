@@ -223,7 +223,7 @@ pub fn diff<'d>(old: &'d Document, new: &'d Document) -> Vec<Change> {
                 }
             }
             _ => {
-                if a.to_canonical_vec() != b.to_canonical_vec() {
+                if !a.same_canonical(&b) {
                     changes.push(Change {
                         pointer: pointer_of(&places, at),
                         kind: ChangeKind::Changed,

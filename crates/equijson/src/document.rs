@@ -443,6 +443,24 @@ impl<'d> ValueRef<'d> {
         Some(cur)
     }
 
+    /// Whether two values have the same canonical bytes, comparing scalars in place
+    /// (their stored forms are canonical number text and unescaped strings, both of
+    /// which the canonical text is a one-to-one function of) and writing out only
+    /// containers.
+    #[cfg(feature = "decode")]
+    pub(crate) fn same_canonical(&self, other: &ValueRef<'_>) -> bool {
+        let (a, b) = (self.node(), other.node());
+        let string = |t: Tag| matches!(t, Tag::String | Tag::Key);
+        match (a.tag, b.tag) {
+            (Tag::Array | Tag::Object, _) | (_, Tag::Array | Tag::Object) => {
+                self.to_canonical_vec() == other.to_canonical_vec()
+            }
+            (Tag::Number, Tag::Number) => self.doc.bytes(a) == other.doc.bytes(b),
+            (x, y) if string(x) && string(y) => self.doc.bytes(a) == other.doc.bytes(b),
+            (x, y) => x == y,
+        }
+    }
+
     /// The canonical bytes of this value.
     #[must_use]
     pub fn to_canonical_vec(&self) -> Vec<u8> {
@@ -506,6 +524,16 @@ impl Builder {
         self.open.clear();
         self.keys.clear();
         self.policy = policy;
+    }
+
+    /// Bytes held by the builder's buffers (allocated, not only used).
+    pub(crate) fn retained_bytes(&self) -> usize {
+        self.doc.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.doc.arena.capacity()
+            + self.doc.perm.capacity() * 4
+            + self.open.capacity() * std::mem::size_of::<Open>()
+            + self.keys.capacity() * 4
+            + self.sort_scratch.capacity() * std::mem::size_of::<(u128, u32)>()
     }
 
     pub(crate) fn document(&self) -> &Document {
@@ -783,5 +811,48 @@ impl Sink for Builder {
                 String::from_utf8_lossy(self.doc.bytes(&self.doc.nodes[dup as usize])).into_owned();
             Fault::new(ErrorKind::DuplicateKey(name), at)
         })
+    }
+}
+
+#[cfg(all(test, feature = "decode"))]
+mod tests {
+    use super::Document;
+    use crate::Options;
+
+    /// `same_canonical` against comparing the written canonical bytes, on every pair of
+    /// values (at any depth) of a set of documents.
+    #[test]
+    fn same_canonical_is_equality_of_canonical_bytes() {
+        let texts = [
+            r#"[null, true, false, 0, -0, 1, 1.0, 1e2, 100, 123456789012345678901, "1", "", "a", "\u0061", "\n", "\u000a", [], {}, [1], {"a": 1}, {"a": "1"}, [[]], [{}], "null", "true"]"#,
+            r#"{"b": [1, 2], "a": {"x": null}, "c": "\"q\"", "d": 2.50, "e": -0.0}"#,
+        ];
+        let docs: Vec<Document> = texts
+            .iter()
+            .map(|t| Document::parse_with(t.as_bytes(), &Options::comparison()))
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        assert_eq!(docs.len(), texts.len());
+        let mut values = Vec::new();
+        for d in &docs {
+            let mut work = vec![d.root()];
+            while let Some(v) = work.pop() {
+                values.push(v);
+                work.extend(v.elements());
+                work.extend(v.members().map(|(_, m)| m));
+            }
+        }
+        assert!(values.len() > 30);
+        let mut equal = 0;
+        for a in &values {
+            for b in &values {
+                let expected = a.to_canonical_vec() == b.to_canonical_vec();
+                assert_eq!(a.same_canonical(b), expected, "{a:?} vs {b:?}");
+                equal += usize::from(expected);
+            }
+        }
+        // Pairs with equal canonical text beyond each value with itself (`1`, `1.0`, `100`
+        // and `1e2`, `"a"` and `"\u0061"`, ...).
+        assert!(equal > values.len() + 10, "{equal}");
     }
 }

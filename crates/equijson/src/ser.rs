@@ -40,19 +40,61 @@ pub fn to_canonical_vec_with<T: Serialize + ?Sized>(
     value: &T,
     options: &Options,
 ) -> Result<Vec<u8>> {
+    thread_local! {
+        /// A builder kept between calls on a thread: its buffers stay allocated. Taken
+        /// out while in use, so a `Serialize` implementation that serializes something
+        /// itself gets a fresh one.
+        static SPARE: std::cell::Cell<Option<Builder>> = const { std::cell::Cell::new(None) };
+    }
+    let policy = options.number_policy();
+    let b = match SPARE.with(std::cell::Cell::take) {
+        Some(mut b) => {
+            b.reset(policy);
+            b
+        }
+        None => Builder::new(policy),
+    };
     let mut ser = Serializer {
-        b: Builder::new(options.number_policy()),
+        b,
         reject_nonchars: options.noncharacters == Noncharacters::Reject,
         max_depth: options.max_depth,
     };
-    match value.serialize(&mut ser) {
-        Ok(()) => Ok(ser.b.finish().to_canonical_vec()),
+    let result = match value.serialize(&mut ser) {
+        Ok(()) => Ok(ser.b.document().to_canonical_vec()),
         Err(e) if e.location().is_none() => Err(Error::at_pointer(
             e.kind().clone(),
             ser.b.current_pointer(true),
         )),
         Err(e) => Err(e),
+    };
+    // Keep it for the next call unless a large value made it large.
+    if ser.b.retained_bytes() <= SPARE_LIMIT {
+        SPARE.with(|s| s.set(Some(ser.b)));
     }
+    result
+}
+
+/// Largest builder (in buffer bytes) kept for reuse on a thread.
+const SPARE_LIMIT: usize = 1 << 20;
+
+/// The decimal text of an integer, written into `buf` (no allocation).
+fn decimal(negative: bool, mut n: u128, buf: &mut [u8; 40]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        // A digit: `n % 10` is below 10.
+        buf[i] = b"0123456789"[(n % 10) as usize];
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    // ASCII digits and '-' only.
+    std::str::from_utf8(&buf[i..]).unwrap_or("0")
 }
 
 /// The decode engine's comparison form of `value`: RFC 8785, except that integer-typed
@@ -162,13 +204,32 @@ impl Serializer {
 }
 
 macro_rules! integer_methods {
-    ($($method:ident: $t:ty),*) => {$(
+    ($($method:ident: $t:ty => $wide:ident),*) => {$(
         fn $method(self, v: $t) -> Result<()> {
             // Read as JSON number text: rounded like parsed input (exact in the
             // comparison form).
-            self.number_text(&v.to_string())
+            let (negative, magnitude) = $wide::from(v).sign_magnitude();
+            let mut buf = [0u8; 40];
+            self.number_text(decimal(negative, magnitude, &mut buf))
         }
     )*};
+}
+
+/// A widened integer as its sign and magnitude.
+trait SignMagnitude {
+    fn sign_magnitude(self) -> (bool, u128);
+}
+
+impl SignMagnitude for i128 {
+    fn sign_magnitude(self) -> (bool, u128) {
+        (self < 0, self.unsigned_abs())
+    }
+}
+
+impl SignMagnitude for u128 {
+    fn sign_magnitude(self) -> (bool, u128) {
+        (false, self)
+    }
 }
 
 impl<'a> ser::Serializer for &'a mut Serializer {
@@ -188,9 +249,10 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 
     integer_methods!(
-        serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
-        serialize_i128: i128, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32,
-        serialize_u64: u64, serialize_u128: u128
+        serialize_i8: i8 => i128, serialize_i16: i16 => i128, serialize_i32: i32 => i128,
+        serialize_i64: i64 => i128, serialize_i128: i128 => i128, serialize_u8: u8 => u128,
+        serialize_u16: u16 => u128, serialize_u32: u32 => u128, serialize_u64: u64 => u128,
+        serialize_u128: u128 => u128
     );
 
     fn serialize_f32(self, v: f32) -> Result<()> {
@@ -580,5 +642,33 @@ impl ser::Serializer for KeySerializer<'_> {
         _len: usize,
     ) -> Result<Self::SerializeStructVariant> {
         Err(self.ser.fail_key(ErrorKind::KeyMustBeString, None))
+    }
+}
+
+#[cfg(test)]
+mod integer_tests {
+    use super::decimal;
+
+    #[test]
+    fn integers_are_written_as_to_string_writes_them() {
+        let signed = [
+            0i128,
+            1,
+            -1,
+            9,
+            -10,
+            4711,
+            i128::from(i64::MIN),
+            i128::MIN,
+            i128::MAX,
+        ];
+        for v in signed {
+            let mut buf = [0u8; 40];
+            assert_eq!(decimal(v < 0, v.unsigned_abs(), &mut buf), v.to_string());
+        }
+        for v in [0u128, 10, u128::from(u64::MAX), u128::MAX] {
+            let mut buf = [0u8; 40];
+            assert_eq!(decimal(false, v, &mut buf), v.to_string());
+        }
     }
 }

@@ -99,6 +99,35 @@ fn normalize_table_matches_the_server() {
     }
 }
 
+/// The one-pass shortcut of the live scan (`is_normalized`) on the server's rows: it may
+/// say `true` only where the model gives the text back unchanged, never on a text the
+/// server rejects, and it must recognise most of the server's own output texts.
+#[test]
+fn normalized_shortcut_agrees_with_the_model_on_the_server_tables() {
+    let text = data("normalize.tsv");
+    let (mut outputs, mut recognised) = (0usize, 0usize);
+    for row in rows(&text) {
+        for (i, field) in row[..2].iter().enumerate() {
+            let t = decode(field);
+            let fast = jsonb::is_normalized(&t);
+            if fast {
+                assert_eq!(normalize(&t, &opts()).unwrap().as_bytes(), t, "{row:?}");
+            }
+            if i == 1 {
+                outputs += 1;
+                recognised += usize::from(fast);
+            }
+        }
+    }
+    // Declined: names with escapes, `\u` escapes of control characters in names, and
+    // the like; everything else the server prints is recognised.
+    assert!(recognised * 10 > outputs * 9, "{recognised} of {outputs}");
+    let text = data("errors.tsv");
+    for row in rows(&text) {
+        assert!(!jsonb::is_normalized(&decode(row[0])), "{row:?}");
+    }
+}
+
 #[test]
 fn error_table_matches_the_server() {
     let text = data("errors.tsv");

@@ -12,7 +12,7 @@
 use equijson::decode::{Input, Report, Verdict};
 use equijson::dto::{DtoSpec, catalogue};
 use equijson::generate::Style;
-use equijson::jsonb::{JsonbOptions, normalize};
+use equijson::jsonb::{JsonbOptions, is_normalized, normalize};
 use equijson::live::{ColumnKind, Describe, check_row_with};
 use equijson::props::{PropsConfig, case};
 
@@ -111,6 +111,8 @@ type Row<'a> = (ColumnKind, &'a [u8], Option<&'a [u8]>);
 #[derive(Default)]
 struct Tally {
     compared: usize,
+    /// Inputs the jsonb shortcut recognised (checked with `Input::jsonb_unchanged` too).
+    unchanged: usize,
     verdicts: [usize; 4],
 }
 
@@ -147,12 +149,22 @@ fn decode_check_gives_the_reference_report() {
                 "{}",
                 show()
             );
+            if is_normalized(input) {
+                assert_eq!(
+                    (spec.check_input)(&Input::jsonb_unchanged(input)),
+                    expected,
+                    "{}",
+                    show()
+                );
+                tally.unchanged += 1;
+            }
             tally.add(&expected);
         }
     }
     // Every verdict occurs: the comparison covers equivalent, rejected, accepted and
     // divergent reports (ledger-entry's sample and duplicate names diverge, for example).
     assert!(tally.compared > 20_000, "{}", tally.compared);
+    assert!(tally.unchanged > 5_000, "{}", tally.unchanged);
     assert!(
         tally.verdicts.iter().all(|&n| n > 50),
         "{:?}",
@@ -207,5 +219,78 @@ fn live_row_check_gives_the_reference_findings() {
     assert!(
         compared > 10_000 && with_findings > 1_000,
         "{compared} rows, {with_findings} with findings"
+    );
+}
+
+/// Every single-byte deletion, a space inserted, and adjacent bytes swapped, at each
+/// position of `doc` (capped): texts near the jsonb form that mostly are not in it.
+fn mutations(doc: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for i in 0..doc.len().min(400) {
+        let mut d = doc.to_vec();
+        d.remove(i);
+        out.push(d);
+        let mut d = doc.to_vec();
+        d.insert(i, b' ');
+        out.push(d);
+        if i + 1 < doc.len() {
+            let mut d = doc.to_vec();
+            d.swap(i, i + 1);
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The jsonb shortcut of the live scan against the model on generated documents of every
+/// catalogue DTO and the `value` generator (their jsonb texts, other spellings, and
+/// mutations of the jsonb texts): `true` only where the model gives the text back, and
+/// `true` for nearly all jsonb texts (else it would save nothing).
+#[test]
+fn jsonb_shortcut_agrees_with_the_model() {
+    let mut specs: Vec<&'static DtoSpec> = catalogue().iter().collect();
+    specs.push(value_spec());
+    let (mut texts, mut normal, mut recognised, mut mutated) = (0usize, 0usize, 0usize, 0usize);
+    for spec in specs {
+        for doc in generated(spec, 11, 150).iter().chain(&edge_cases()) {
+            let model = normalize(doc, &JsonbOptions::default());
+            let same = model.as_ref().is_ok_and(|m| m.as_bytes() == &doc[..]);
+            let fast = is_normalized(doc);
+            assert!(
+                !fast || same,
+                "{} {:?}",
+                spec.name,
+                String::from_utf8_lossy(doc)
+            );
+            texts += 1;
+            normal += usize::from(same);
+            recognised += usize::from(fast);
+            if same && !fast && std::env::var_os("SHOW_DECLINED").is_some() {
+                eprintln!("DECLINED {}", String::from_utf8_lossy(doc));
+            }
+            if same && doc.len() < 2000 && texts % 7 == 0 {
+                for m in mutations(doc) {
+                    if is_normalized(&m) {
+                        let model = normalize(&m, &JsonbOptions::default());
+                        assert_eq!(
+                            model.as_ref().map(String::as_bytes),
+                            Ok(&m[..]),
+                            "{} {:?}",
+                            spec.name,
+                            String::from_utf8_lossy(&m)
+                        );
+                    }
+                    mutated += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        texts > 5_000 && mutated > 10_000,
+        "{texts} texts, {mutated} mutations"
+    );
+    assert!(
+        recognised * 100 > normal * 95,
+        "{recognised} of {normal} jsonb texts"
     );
 }

@@ -33,9 +33,12 @@
 use std::fmt;
 
 mod lex;
+mod normal;
 mod numeric;
 mod parse;
 mod tape;
+
+pub use normal::is_normalized;
 
 use lex::{JsonError, Lexer};
 
