@@ -127,7 +127,7 @@ fn name(r: &mut Rng) -> String {
     if r.below(4) == 0 {
         s.push_str(LONG_PREFIX);
     }
-    for _ in 0..1 + r.below(3) {
+    for _ in 0..=r.below(3) {
         s.push_str(r.pick(NAME_PIECES));
     }
     s
@@ -200,7 +200,7 @@ fn value(r: &mut Rng, depth: usize, out: &mut String) {
             let count = 10 + r.below(30);
             let keys = names(r, count);
             out.push('[');
-            for i in 0..1 + r.below(5) {
+            for i in 0..=r.below(5) {
                 if i > 0 {
                     out.push(',');
                 }
@@ -266,7 +266,7 @@ const FRAGMENTS: &[&[u8]] = &[
 
 /// A few random edits: overwrite, delete, duplicate a range, insert a fragment, truncate.
 fn damage(r: &mut Rng, mut v: Vec<u8>) -> Vec<u8> {
-    for _ in 0..1 + r.below(3) {
+    for _ in 0..=r.below(3) {
         let len = v.len();
         if len == 0 {
             break;
@@ -460,7 +460,7 @@ fn check_diff(old: &[u8], new: &[u8]) {
         let (in_old, in_new) = match c.kind {
             ChangeKind::Added => (false, true),
             ChangeKind::Removed => (true, false),
-            _ => (true, true),
+            ChangeKind::Changed => (true, true),
         };
         assert_eq!(
             a.root().pointer(&c.pointer).is_some(),
