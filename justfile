@@ -204,3 +204,9 @@ bench-sql-canonical *ARGS:
 # RFC 8785 vectors, 20,000 KAT doubles against the JS engine's Number.prototype.toString.
 pglite-sql-canonical:
     cd tests/pglite && npm ci --no-audit --no-fund --loglevel=error && node check.mjs
+
+# Differential runs against the JavaScript engine (`just differential 1 2 3`): canon on
+# 20,000 seeded documents and the inexact/negative-zero policies on 20,000 numbers per seed.
+differential *SEEDS="1":
+    cargo build -q --release --locked -p equijson-cli
+    for s in {{SEEDS}}; do node scripts/differential/canon.mjs "$s" 20000 && node scripts/differential/inexact.mjs "$s" 20000; done
