@@ -216,3 +216,9 @@ pg-versions *MAJORS:
 # `just pg-versions` with a tenth of the KAT and of the generated documents (part of `just verify`).
 pg-versions-quick *MAJORS:
     bash scripts/pg-versions-test.sh --quick {{MAJORS}}
+
+# Differential runs against the JavaScript engine (`just differential 1 2 3`): canon on
+# 20,000 seeded documents and the inexact/negative-zero policies on 20,000 numbers per seed.
+differential *SEEDS="1":
+    cargo build -q --release --locked -p equijson-cli
+    for s in {{SEEDS}}; do node scripts/differential/canon.mjs "$s" 20000 && node scripts/differential/inexact.mjs "$s" 20000; done

@@ -493,3 +493,23 @@ fn reject_inexact_judges_the_decimal_the_output_denotes() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("denotes a different decimal value"), "{help}");
 }
+
+/// Regression: a duplicate member name below the top level is named by its JSON pointer,
+/// the same with `--check` and `--lines`.
+#[test]
+fn nested_duplicate_names_their_pointer() {
+    let doc = b"{\n \"users\": [\n  {\"id\": 1},\n  {\"id\": 2, \"id\": 3}\n ]\n}";
+    let want = "<stdin>:4:13: error: duplicate object key \"id\" at \"/users/1/id\"\n";
+    for args in [&["canon"][..], &["canon", "--check"]] {
+        let o = equijson(args, doc);
+        assert_eq!(code(&o), 1);
+        assert_eq!(stderr(&o), want, "{args:?}");
+    }
+    let o = equijson(&["canon", "--lines"], b"[1]\n[{\"a\":{\"b\":1,\"b\":2}}]\n");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:2:14: error: duplicate object key \"b\" at \"/0/a/b\"\n"
+    );
+    assert_eq!(o.stdout, b"[1]\n\n");
+}

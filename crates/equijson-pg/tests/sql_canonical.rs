@@ -17,7 +17,6 @@ use equijson::props::PropsConfig;
 use equijson_pg::canonical_sql;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::connect;
-use sha2::{Digest, Sha256};
 
 /// The reduced workload (see the module docs).
 fn quick() -> bool {
@@ -227,34 +226,10 @@ fn overflow_error_is_clear() {
     assert_eq!(row.get::<_, Option<String>>(0), None);
 }
 
-/// The KAT stream (see `tests/data/jcs/VECTORS.md` and `crates/equijson/tests/number_kat.rs`).
-fn kat_patterns() -> impl Iterator<Item = u64> {
-    let statics = std::fs::read_to_string(repo().join("tests/data/jcs/numgen-static-u64.txt"))
-        .expect("numgen-static-u64.txt");
-    let fixed: Vec<u64> = statics
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| u64::from_str_radix(l.trim(), 16).expect("hex"))
-        .collect();
-    let ramp = (0..2000u64).map(|i| 0x0010_0000_0000_0000 + i);
-    let mut block = [0u8; 32];
-    let chained = std::iter::from_fn(move || {
-        block = Sha256::digest(block).into();
-        Some(block)
-    })
-    .flat_map(|b| {
-        (0..4).map(move |i| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[i * 8..i * 8 + 8]);
-            u64::from_le_bytes(w)
-        })
-    })
-    .filter(|&bits| {
-        let f = f64::from_bits(bits);
-        f.is_finite() && f != 0.0
-    });
-    fixed.into_iter().chain(ramp).chain(chained)
-}
+// The KAT stream (see `tests/data/jcs/VECTORS.md`), shared with the core's KAT.
+#[path = "../../equijson/tests/shared/kat_patterns.rs"]
+mod kat_patterns;
+use kat_patterns::kat_patterns;
 
 #[test]
 fn number_kat_100k_through_jsonb() {

@@ -184,6 +184,8 @@ pub struct Error {
 struct ErrorImpl {
     kind: ErrorKind,
     location: Option<Location>,
+    /// For a duplicate member name found in text: the JSON pointer of the later member.
+    member: Option<String>,
 }
 
 impl Error {
@@ -211,7 +213,11 @@ impl Error {
     #[cold]
     pub(crate) fn new(kind: ErrorKind, location: Option<Location>) -> Self {
         Self {
-            inner: Box::new(ErrorImpl { kind, location }),
+            inner: Box::new(ErrorImpl {
+                kind,
+                location,
+                member: None,
+            }),
         }
     }
 
@@ -263,10 +269,34 @@ impl Error {
         }
     }
 
-    /// The message without the location prefix.
+    /// For a duplicate member name found in text ([`ErrorKind::DuplicateKey`]), the RFC 6901
+    /// JSON pointer of the later member: `/a/b` for `{"a":{"b":1,"b":2}}`.
+    #[must_use]
+    pub fn member_pointer(&self) -> Option<&str> {
+        self.inner.member.as_deref()
+    }
+
+    /// Records the pointer of a duplicate member found in text.
+    #[cold]
+    pub(crate) fn with_member(mut self, pointer: Option<String>) -> Self {
+        self.inner.member = pointer;
+        self
+    }
+
+    /// The message without the location prefix. A duplicate member name below the top
+    /// level names its JSON pointer: `duplicate object key "b" at "/a/b"`.
     #[must_use]
     pub fn message(&self) -> String {
-        self.inner.kind.to_string()
+        self.to_string_without_location()
+    }
+
+    fn to_string_without_location(&self) -> String {
+        match (&self.inner.kind, &self.inner.member) {
+            (ErrorKind::DuplicateKey(name), Some(p)) if nested(p, name) => {
+                format!("{} at {}", self.inner.kind, Quoted(p))
+            }
+            (kind, _) => kind.to_string(),
+        }
     }
 }
 
@@ -275,7 +305,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.inner.location {
             Some(Location::Text { line, column, .. }) => {
-                write!(f, "{line}:{column}: {}", self.inner.kind)
+                write!(f, "{line}:{column}: {}", self.to_string_without_location())
             }
             Some(Location::Pointer(p)) => write!(f, "at {}: {}", Quoted(p), self.inner.kind),
             None => fmt::Display::fmt(&self.inner.kind, f),
@@ -283,11 +313,20 @@ impl fmt::Display for Error {
     }
 }
 
+/// Whether a duplicate member's pointer says more than its name: the object holding it
+/// is not the top-level value.
+fn nested(pointer: &str, name: &str) -> bool {
+    let mut top = String::new();
+    crate::pointer::push_token(&mut top, name);
+    pointer != top
+}
+
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Error")
             .field("kind", &self.inner.kind)
             .field("location", &self.inner.location)
+            .field("member", &self.inner.member)
             .finish()
     }
 }

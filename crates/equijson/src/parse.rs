@@ -108,8 +108,110 @@ pub(crate) fn parse_reusing<S: Sink>(
     }
     result.map_err(|f| {
         let f = sink.earlier_fault(f.offset).unwrap_or(f);
-        Error::at(f.kind, input, f.offset)
+        let member = matches!(f.kind, ErrorKind::DuplicateKey(_))
+            .then(|| member_pointer(input, options, f.offset))
+            .flatten();
+        Error::at(f.kind, input, f.offset).with_member(member)
     })
+}
+
+/// The JSON pointer of the object member whose name starts at byte `at` (a duplicate
+/// name just reported), found by parsing again up to there: errors are rare, and the hot
+/// path keeps no path.
+#[cold]
+fn member_pointer(input: &[u8], options: &Options, at: usize) -> Option<String> {
+    let mut p = Parser {
+        input,
+        text: std::str::from_utf8(input).ok(),
+        pos: 0,
+        stack: Vec::new(),
+        scratch: Vec::new(),
+        max_depth: options.max_depth,
+        reject_nonchars: options.noncharacters == Noncharacters::Reject,
+    };
+    let mut sink = PathSink {
+        at,
+        open: Vec::new(),
+        found: None,
+    };
+    // Stopped by the sink at the name (or, never for a real duplicate, by an error).
+    let _ = p.run(&mut sink);
+    sink.found
+}
+
+/// Follows the path to the current value; stops at the member name starting at `at`.
+struct PathSink {
+    at: usize,
+    /// Open containers: the name of the current member (objects) or the number of
+    /// elements begun so far (arrays).
+    open: Vec<Step>,
+    found: Option<String>,
+}
+
+enum Step {
+    Member(String),
+    Elements(usize),
+}
+
+impl PathSink {
+    fn value(&mut self) {
+        if let Some(Step::Elements(n)) = self.open.last_mut() {
+            *n += 1;
+        }
+    }
+}
+
+impl Sink for PathSink {
+    fn null(&mut self) {
+        self.value();
+    }
+    fn boolean(&mut self, _: bool) {
+        self.value();
+    }
+    fn number(&mut self, _: &str, _: bool, _: usize) -> Result<(), Fault> {
+        self.value();
+        Ok(())
+    }
+    fn string(&mut self, _: Str<'_>) -> Result<(), Fault> {
+        self.value();
+        Ok(())
+    }
+    fn begin_array(&mut self) {
+        self.value();
+        self.open.push(Step::Elements(0));
+    }
+    fn end_array(&mut self) {
+        self.open.pop();
+    }
+    fn begin_object(&mut self) {
+        self.value();
+        self.open.push(Step::Member(String::new()));
+    }
+    fn key(&mut self, s: Str<'_>) -> Result<(), Fault> {
+        let name = String::from_utf8_lossy(s.bytes).into_owned();
+        if s.offset == self.at {
+            let mut pointer = String::new();
+            for step in &self.open[..self.open.len().saturating_sub(1)] {
+                match step {
+                    Step::Member(m) => crate::pointer::push_token(&mut pointer, m),
+                    Step::Elements(n) => {
+                        crate::pointer::push_token(&mut pointer, &n.saturating_sub(1).to_string());
+                    }
+                }
+            }
+            crate::pointer::push_token(&mut pointer, &name);
+            self.found = Some(pointer);
+            return Err(Fault::new(ErrorKind::InputTooLarge, s.offset));
+        }
+        if let Some(Step::Member(m)) = self.open.last_mut() {
+            *m = name;
+        }
+        Ok(())
+    }
+    fn end_object(&mut self) -> Result<(), Fault> {
+        self.open.pop();
+        Ok(())
+    }
 }
 
 struct Parser<'a> {

@@ -530,3 +530,34 @@ fn deep_input_with_an_error_at_the_bottom() {
         assert_eq!(e.offset(), Some(MILLION));
     });
 }
+
+/// Regression: a duplicate name below the top level was reported by position and name
+/// only; the error now carries the later member's JSON pointer, and names it.
+#[test]
+fn duplicate_names_carry_their_member_pointer() {
+    for (input, pointer, message) in [
+        (r#"{"a":1,"a":2}"#, "/a", r#"duplicate object key "a""#),
+        (
+            r#"{"x":[{"y":1},{"~/":1,"~/":2}]}"#,
+            "/x/1/~0~1",
+            r#"duplicate object key "~/" at "/x/1/~0~1""#,
+        ),
+        (
+            r#"[{"a":{"b":1,"b":2}"#,
+            "/0/a/b",
+            r#"duplicate object key "b" at "/0/a/b""#,
+        ),
+    ] {
+        let e = equijson::canonicalize(input.as_bytes()).unwrap_err();
+        assert_eq!(e.member_pointer(), Some(pointer), "{input}");
+        assert_eq!(e.pointer(), None, "a text error keeps no value pointer");
+        assert_eq!(e.message(), message, "{input}");
+        let v = equijson::validate(input.as_bytes(), &equijson::Options::default());
+        assert_eq!(v.unwrap_err(), e, "validate agrees on {input}");
+        let d = equijson::Document::parse(input.as_bytes()).unwrap_err();
+        assert_eq!(d, e, "Document::parse agrees on {input}");
+    }
+    // Not a duplicate: no member pointer.
+    let e = equijson::canonicalize(b"[1,]").unwrap_err();
+    assert_eq!(e.member_pointer(), None);
+}

@@ -9,33 +9,9 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-const STATIC: &str = include_str!("../../../tests/data/jcs/numgen-static-u64.txt");
-
-/// The KAT's stream of 64-bit patterns.
-fn patterns() -> impl Iterator<Item = u64> {
-    let fixed = STATIC
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| u64::from_str_radix(l.trim(), 16).expect("static KAT pattern is hex"));
-    let ramp = (0..2000u64).map(|i| 0x0010_0000_0000_0000 + i);
-    let mut block = [0u8; 32];
-    let chained = std::iter::from_fn(move || {
-        block = Sha256::digest(block).into();
-        Some(block)
-    })
-    .flat_map(|b| {
-        (0..4).map(move |i| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[i * 8..i * 8 + 8]);
-            u64::from_le_bytes(w)
-        })
-    })
-    .filter(|&bits| {
-        let f = f64::from_bits(bits);
-        f.is_finite() && f != 0.0
-    });
-    fixed.chain(ramp).chain(chained)
-}
+#[path = "shared/kat_patterns.rs"]
+mod kat_patterns;
+use kat_patterns::kat_patterns as patterns;
 
 fn kat_hash(lines: usize) -> (usize, String) {
     let mut hasher = Sha256::new();
