@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test web-verify
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test differential web-verify
 
 # Check formatting.
 fmt-check:
