@@ -37,6 +37,8 @@ Exit codes:
 const SUCCESS = 0;
 const INVALID = 1;
 const ENVIRONMENT = 2;
+// The `--lines` hint names the native command: this one reads one document per file.
+const NATIVE_ONLY = ' of the native equijson binary (this npm command reads one document per file)';
 
 function usage(msg) {
   process.stderr.write(`equijson: error: ${msg}\n\nFor more information, try '--help'.\n`);
@@ -145,7 +147,7 @@ async function main() {
         process.stderr.write(`${at}: error: ${e.reason}\n`);
         // As the native CLI: a second JSON value after the first suggests JSON Lines.
         if (e.kind === 'TrailingCharacters' && e.offset !== undefined && SECOND_VALUE.test(String.fromCharCode(input[e.offset]))) {
-          process.stderr.write(`${name}: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson canon --lines\`\n`);
+          process.stderr.write(`${name}: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson canon --lines\`${NATIVE_ONLY}\n`);
         }
         status = Math.max(status, INVALID);
         out = new Uint8Array(0);

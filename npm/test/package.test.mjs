@@ -156,7 +156,12 @@ test('the bin: errors, exit codes and messages as the native CLI', () => {
   const ours = run(process.execPath, [bin, ...args]);
   assert.equal(nat.status, 1);
   assert.equal(ours.status, 1);
-  assert.equal(ours.stderr, nat.stderr, 'the same FILE:LINE:COL: error: MESSAGE lines');
+  // The one intended difference: the JSON Lines hint says `--lines` is the native CLI's.
+  const nativeOnly = ' of the native equijson binary (this npm command reads one document per file)';
+  const two = run(process.execPath, [bin], '{"a":1}\n{"b":2}\n');
+  assert.equal(two.status, 1);
+  assert.equal(two.stderr, `<stdin>:2:1: error: trailing characters after the JSON value\n<stdin>: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson canon --lines\`${nativeOnly}\n`);
+  assert.equal(ours.stderr.toString().replaceAll(nativeOnly, ''), nat.stderr.toString(), 'the same FILE:LINE:COL: error: MESSAGE lines');
   assert.ok(ours.stdout.equals(nat.stdout), 'failing files give empty lines');
   // --check prints nothing; options are passed on.
   const chk = run(process.execPath, [bin, '--check', ...good]);
