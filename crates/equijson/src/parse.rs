@@ -116,10 +116,23 @@ pub(crate) fn parse_reusing<S: Sink>(
 }
 
 /// The JSON pointer of the object member whose name starts at byte `at` (a duplicate
-/// name just reported), found by parsing again up to there: errors are rare, and the hot
-/// path keeps no path.
+/// name just reported), found by walking the text again up to there: errors are rare, and
+/// the hot path keeps no path. A plain walk rather than another instantiation of the
+/// parser keeps the wasm builds small; the text before `at` was already accepted by the
+/// parser, and names are decoded by the parser's own string scanner.
 #[cold]
 fn member_pointer(input: &[u8], options: &Options, at: usize) -> Option<String> {
+    /// An open container: the current member's name (objects, with whether a name is
+    /// due next) or the number of elements begun so far (arrays).
+    enum Step {
+        Member(String, bool),
+        Elements(usize),
+    }
+    fn begin_value(open: &mut [Step]) {
+        if let Some(Step::Elements(n)) = open.last_mut() {
+            *n += 1;
+        }
+    }
     let mut p = Parser {
         input,
         text: std::str::from_utf8(input).ok(),
@@ -129,89 +142,66 @@ fn member_pointer(input: &[u8], options: &Options, at: usize) -> Option<String> 
         max_depth: options.max_depth,
         reject_nonchars: options.noncharacters == Noncharacters::Reject,
     };
-    let mut sink = PathSink {
-        at,
-        open: Vec::new(),
-        found: None,
-    };
-    // Stopped by the sink at the name (or, never for a real duplicate, by an error).
-    let _ = p.run(&mut sink);
-    sink.found
-}
-
-/// Follows the path to the current value; stops at the member name starting at `at`.
-struct PathSink {
-    at: usize,
-    /// Open containers: the name of the current member (objects) or the number of
-    /// elements begun so far (arrays).
-    open: Vec<Step>,
-    found: Option<String>,
-}
-
-enum Step {
-    Member(String),
-    Elements(usize),
-}
-
-impl PathSink {
-    fn value(&mut self) {
-        if let Some(Step::Elements(n)) = self.open.last_mut() {
-            *n += 1;
-        }
-    }
-}
-
-impl Sink for PathSink {
-    fn null(&mut self) {
-        self.value();
-    }
-    fn boolean(&mut self, _: bool) {
-        self.value();
-    }
-    fn number(&mut self, _: &str, _: bool, _: usize) -> Result<(), Fault> {
-        self.value();
-        Ok(())
-    }
-    fn string(&mut self, _: Str<'_>) -> Result<(), Fault> {
-        self.value();
-        Ok(())
-    }
-    fn begin_array(&mut self) {
-        self.value();
-        self.open.push(Step::Elements(0));
-    }
-    fn end_array(&mut self) {
-        self.open.pop();
-    }
-    fn begin_object(&mut self) {
-        self.value();
-        self.open.push(Step::Member(String::new()));
-    }
-    fn key(&mut self, s: Str<'_>) -> Result<(), Fault> {
-        let name = String::from_utf8_lossy(s.bytes).into_owned();
-        if s.offset == self.at {
-            let mut pointer = String::new();
-            for step in &self.open[..self.open.len().saturating_sub(1)] {
-                match step {
-                    Step::Member(m) => crate::pointer::push_token(&mut pointer, m),
-                    Step::Elements(n) => {
-                        crate::pointer::push_token(&mut pointer, &n.saturating_sub(1).to_string());
+    let mut open: Vec<Step> = Vec::new();
+    while p.pos <= at {
+        let &b = input.get(p.pos)?;
+        match b {
+            b'"' => {
+                let key_due = matches!(open.last(), Some(Step::Member(_, true)));
+                let offset = p.pos;
+                let name = std::str::from_utf8(p.string().ok()?.bytes).ok()?.to_owned();
+                if !key_due {
+                    begin_value(&mut open);
+                } else if offset == at {
+                    let mut pointer = String::new();
+                    for step in &open[..open.len() - 1] {
+                        match step {
+                            Step::Member(m, _) => crate::pointer::push_token(&mut pointer, m),
+                            Step::Elements(n) => crate::pointer::push_token(
+                                &mut pointer,
+                                &n.saturating_sub(1).to_string(),
+                            ),
+                        }
                     }
+                    crate::pointer::push_token(&mut pointer, &name);
+                    return Some(pointer);
+                } else if let Some(Step::Member(m, due)) = open.last_mut() {
+                    *m = name;
+                    *due = false;
                 }
             }
-            crate::pointer::push_token(&mut pointer, &name);
-            self.found = Some(pointer);
-            return Err(Fault::new(ErrorKind::InputTooLarge, s.offset));
+            b'[' | b'{' => {
+                begin_value(&mut open);
+                open.push(if b == b'{' {
+                    Step::Member(String::new(), true)
+                } else {
+                    Step::Elements(0)
+                });
+                p.pos += 1;
+            }
+            b']' | b'}' => {
+                open.pop();
+                p.pos += 1;
+            }
+            b',' => {
+                if let Some(Step::Member(_, due)) = open.last_mut() {
+                    *due = true;
+                }
+                p.pos += 1;
+            }
+            b':' | b' ' | b'\t' | b'\n' | b'\r' => p.pos += 1,
+            _ => {
+                // A number or a literal: up to the next delimiter.
+                begin_value(&mut open);
+                p.pos += input[p.pos..]
+                    .iter()
+                    .position(|c| matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+                    .unwrap_or(input.len() - p.pos)
+                    .max(1);
+            }
         }
-        if let Some(Step::Member(m)) = self.open.last_mut() {
-            *m = name;
-        }
-        Ok(())
     }
-    fn end_object(&mut self) -> Result<(), Fault> {
-        self.open.pop();
-        Ok(())
-    }
+    None
 }
 
 struct Parser<'a> {
