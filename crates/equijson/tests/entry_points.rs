@@ -318,64 +318,8 @@ fn edit(r: &mut Rng, doc: &[u8]) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// RFC 8785 over a `serde_json::Value`, written from the RFC: members by UTF-16 code
-/// units, strings escaped minimally, numbers through `format_f64` of the parsed double.
-fn reference(v: &serde_json::Value, out: &mut String) {
-    use serde_json::Value;
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
-            let f = n.as_f64().expect("finite");
-            out.push_str(&equijson::format_f64(f).expect("finite"));
-        }
-        Value::String(s) => reference_string(s, out),
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                reference(x, out);
-            }
-            out.push(']');
-        }
-        Value::Object(m) => {
-            let mut members: Vec<(&String, &Value)> = m.iter().collect();
-            members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-            out.push('{');
-            for (i, (k, x)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                reference_string(k, out);
-                out.push(':');
-                reference(x, out);
-            }
-            out.push('}');
-        }
-    }
-}
-
-fn reference_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+#[path = "shared/reference_jcs.rs"]
+mod reference_jcs;
 
 fn show(b: &[u8]) -> String {
     format!("{:?}", String::from_utf8_lossy(b))
@@ -430,7 +374,7 @@ fn check_text(input: &[u8], reused: &mut Canonicalizer) -> Option<Vec<u8>> {
     let value: serde_json::Value =
         serde_json::from_slice(input).expect("serde_json accepts what equijson accepts");
     let mut want = String::new();
-    reference(&value, &mut want);
+    reference_jcs::reference_value(&value, &mut want);
     assert_eq!(show(&out), show(want.as_bytes()), "input {}", show(input));
     Some(out)
 }
