@@ -56,3 +56,21 @@ test('errors equal the PostgreSQL 15 table (SQLSTATE and message)', async () => 
   }
   assert.deepEqual(diffs, []);
 });
+
+// tests/data/jsonb/versions.tsv: where 16 and later answer otherwise than 13 to 15,
+// PostgreSQL 18 must answer as its third column says (the model's `pg_major >= 16`).
+test('PostgreSQL 18 answers as the version table says for 16 and later', async () => {
+  const table = rows('versions.tsv');
+  assert.ok(table.length >= 15, `${table.length} rows`);
+  const diffs = [];
+  for (const [input, , later] of table) {
+    let got;
+    try {
+      got = `text ${(await db.query('select $1::jsonb::text as t', [input])).rows[0].t}`;
+    } catch (e) {
+      got = `error ${e.code}`;
+    }
+    if (got !== later) diffs.push({ input, later, got });
+  }
+  assert.deepEqual(diffs, []);
+});

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use equijson::decode::Report;
 use equijson::dto::DtoSpec;
 use equijson::generate::Style;
+use equijson::jsonb::JsonbOptions;
 use equijson::live::{self, Example, LiveFinding, ServerJsonb};
 use equijson::props::{CaseDigest, PropsConfig};
 use postgres::Client;
@@ -171,6 +172,8 @@ pub struct Session<'c> {
     client: &'c mut Client,
     stmts: Vec<postgres::Statement>,
     next_id: i64,
+    /// The jsonb model, following the server's major version.
+    model: JsonbOptions,
 }
 
 impl<'c> Session<'c> {
@@ -197,10 +200,12 @@ impl<'c> Session<'c> {
         .map(|q| client.prepare(q))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| classify(&e, None))?;
+        let model = JsonbOptions::default().pg_major(server_major(client)?);
         Ok(Self {
             client,
             stmts,
             next_id: 0,
+            model,
         })
     }
 
@@ -270,7 +275,7 @@ impl<'c> Session<'c> {
                     message: "stored value read back as NULL".into(),
                 },
             };
-            findings.extend(live::compare_jsonb(input, via, &server));
+            findings.extend(live::compare_jsonb_with(input, via, &server, &self.model));
             if let ServerJsonb::Stored { binary, text } = &server {
                 // 2. The decode paths agree on what the server returns, binary and text.
                 for (form, bytes) in [
@@ -395,4 +400,20 @@ impl RoundtripReport {
         let _ = writeln!(s, "digest: {}", self.digest);
         s
     }
+}
+
+/// The server's major version (`server_version_num / 10000`, e.g. 15 for 15.18), which the
+/// jsonb model follows.
+///
+/// # Errors
+/// [`PgError`] when the server cannot be asked.
+pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
+    let num: String = client
+        .query_one("SHOW server_version_num", &[])
+        .map_err(|e| classify(&e, None))?
+        .get(0);
+    Ok(num
+        .trim()
+        .parse::<u32>()
+        .map_or(equijson::jsonb::RECORDED_PG_MAJOR, |n| n / 10_000))
 }

@@ -397,7 +397,19 @@ pub enum ServerJsonb {
 /// value was sent `via` (`"text"` or `"binary"`). Any miss is a finding that shows the input.
 #[must_use]
 pub fn compare_jsonb(input: &[u8], via: &str, server: &ServerJsonb) -> Vec<LiveFinding> {
-    let model = jsonb::normalize(input, &JsonbOptions::default());
+    compare_jsonb_with(input, via, server, &JsonbOptions::default())
+}
+
+/// [`compare_jsonb`] with the model's settings given, e.g. the server's major version
+/// ([`JsonbOptions::pg_major`]).
+#[must_use]
+pub fn compare_jsonb_with(
+    input: &[u8],
+    via: &str,
+    server: &ServerJsonb,
+    options: &JsonbOptions,
+) -> Vec<LiveFinding> {
+    let model = jsonb::normalize(input, options);
     let input_shown = format!("{:?}", String::from_utf8_lossy(input));
     match (model, server) {
         (Ok(expected), ServerJsonb::Stored { binary, text }) => {

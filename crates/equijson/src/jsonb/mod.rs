@@ -67,12 +67,24 @@ pub struct JsonbOptions {
     /// parsing every value must sit at most `max_depth - 1` levels deep. Any value is safe
     /// here: the model keeps its own stack on the heap.
     pub max_depth: usize,
+    /// The PostgreSQL major version whose behaviour the model follows,
+    /// [`RECORDED_PG_MAJOR`] (15) by default.
+    ///
+    /// Servers 13 to 18 were held to the model's tables; they answer alike except for a
+    /// zero written with the exponent `INT_MAX / 2` (`0e1073741823`, `-0.0E+1073741823`):
+    /// 13, 14 and 15 reject it (22003), 16 and later store `0`. Any other exponent of that
+    /// size or more is rejected by every version.
+    pub pg_major: u32,
 }
+
+/// The PostgreSQL major version the model's tables were recorded on (15.18).
+pub const RECORDED_PG_MAJOR: u32 = 15;
 
 impl Default for JsonbOptions {
     fn default() -> Self {
         Self {
             max_depth: DEFAULT_MAX_DEPTH,
+            pg_major: RECORDED_PG_MAJOR,
         }
     }
 }
@@ -89,6 +101,19 @@ impl JsonbOptions {
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
         self
+    }
+
+    /// Sets [`JsonbOptions::pg_major`] (e.g. from `server_version_num / 10000`).
+    #[must_use]
+    pub fn pg_major(mut self, major: u32) -> Self {
+        self.pg_major = major;
+        self
+    }
+
+    /// The model follows a server of version 16 or later, which accepts a zero with the
+    /// exponent `INT_MAX / 2`.
+    pub(crate) fn exponent_limit_inclusive(&self) -> bool {
+        self.pg_major >= 16
     }
 }
 
@@ -366,7 +391,8 @@ impl fmt::Display for JsonbError {
 
 impl std::error::Error for JsonbError {}
 
-/// The text PostgreSQL 15 prints for `input` cast to `jsonb` (`jsonb_in`, then `jsonb_out`).
+/// The text PostgreSQL 15 (or the version in `options`) prints for `input` cast to `jsonb`
+/// (`jsonb_in`, then `jsonb_out`).
 ///
 /// # Errors
 /// Whatever would make the server refuse the value: see [`JsonbError`] and the module

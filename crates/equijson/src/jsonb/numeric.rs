@@ -6,11 +6,13 @@
 //! prints plain notation with exactly `dscale` fraction digits. Limits (PostgreSQL 15,
 //! `make_result` and `set_var_from_str`), all failing with 22003
 //! `value overflows numeric format`:
-//! - an exponent of magnitude `INT_MAX / 2` (1,073,741,823) or more, even on zero;
+//! - an exponent of magnitude `INT_MAX / 2` (1,073,741,823) or more, even on zero
+//!   (PostgreSQL 16 and later: more than `INT_MAX / 2`, so `0e1073741823` is `0`);
 //! - a `dscale` above 16,383 (`NUMERIC_DSCALE_MAX`), even on zero (`0e-16384`);
 //! - a base-10000 weight above 32,767: a first significant digit worth 10^131072 or more.
 
-/// `INT_MAX / 2`: exponents at or beyond this are rejected before anything else.
+/// `INT_MAX / 2`: exponents at or beyond this (PostgreSQL 16 and later: beyond it) are
+/// rejected before anything else.
 const EXPONENT_LIMIT: i64 = 1_073_741_823;
 /// `NUMERIC_DSCALE_MAX`.
 const MAX_DSCALE: i64 = 0x3FFF;
@@ -26,8 +28,13 @@ pub(super) struct Overflow;
 /// `numeric` datum (`VARSIZE`), which the jsonb binary format embeds.
 ///
 /// # Errors
-/// [`Overflow`] where PostgreSQL raises 22003.
-pub(super) fn append_numeric(token: &[u8], out: &mut Vec<u8>) -> Result<u32, Overflow> {
+/// [`Overflow`] where PostgreSQL raises 22003. `limit_inclusive`: the exponent may be
+/// `INT_MAX / 2` itself (PostgreSQL 16 and later).
+pub(super) fn append_numeric(
+    token: &[u8],
+    limit_inclusive: bool,
+    out: &mut Vec<u8>,
+) -> Result<u32, Overflow> {
     let neg = token.first() == Some(&b'-');
     let body = if neg { &token[1..] } else { token };
     let int_len = body.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -41,7 +48,7 @@ pub(super) fn append_numeric(token: &[u8], out: &mut Vec<u8>) -> Result<u32, Ove
         &[]
     };
     let exponent = match rest.split_first() {
-        Some((b'e' | b'E', e)) => parse_exponent(e)?,
+        Some((b'e' | b'E', e)) => parse_exponent(e, limit_inclusive)?,
         _ => 0,
     };
     let frac_len = to_i64(frac.len());
@@ -137,7 +144,7 @@ impl Digits<'_> {
 }
 
 /// `strtol` on the exponent digits, then PostgreSQL's `INT_MAX / 2` bound.
-fn parse_exponent(text: &[u8]) -> Result<i64, Overflow> {
+fn parse_exponent(text: &[u8], limit_inclusive: bool) -> Result<i64, Overflow> {
     let (neg, digits) = match text.split_first() {
         Some((b'-', d)) => (true, d),
         Some((b'+', d)) => (false, d),
@@ -146,7 +153,7 @@ fn parse_exponent(text: &[u8]) -> Result<i64, Overflow> {
     let mut value: i64 = 0;
     for &d in digits {
         value = value * 10 + i64::from(d.wrapping_sub(b'0'));
-        if value >= EXPONENT_LIMIT {
+        if value > EXPONENT_LIMIT || (value == EXPONENT_LIMIT && !limit_inclusive) {
             return Err(Overflow);
         }
     }
@@ -164,7 +171,7 @@ mod tests {
 
     fn show(token: &str) -> Result<String, Overflow> {
         let mut out = Vec::new();
-        let _size = append_numeric(token.as_bytes(), &mut out)?;
+        let _size = append_numeric(token.as_bytes(), false, &mut out)?;
         Ok(String::from_utf8(out).unwrap())
     }
 
@@ -193,7 +200,7 @@ mod tests {
 
     #[test]
     fn datum_sizes() {
-        let size = |t: &str| append_numeric(t.as_bytes(), &mut Vec::new()).unwrap();
+        let size = |t: &str| append_numeric(t.as_bytes(), false, &mut Vec::new()).unwrap();
         assert_eq!(size("0"), 6);
         assert_eq!(size("1"), 8);
         assert_eq!(size("12345"), 10);
@@ -219,5 +226,19 @@ mod tests {
         assert_eq!(show("0e1073741823"), Err(Overflow));
         assert_eq!(show("0e-1073741823"), Err(Overflow));
         assert_eq!(show("1e99999999999999999999999999"), Err(Overflow));
+    }
+
+    #[test]
+    fn exponent_limit_of_sixteen_and_later() {
+        let v16 = |t: &str| {
+            let mut out = Vec::new();
+            append_numeric(t.as_bytes(), true, &mut out).map(|_| String::from_utf8(out).unwrap())
+        };
+        assert_eq!(v16("0e1073741823").unwrap(), "0");
+        assert_eq!(v16("-0.00E+001073741823").unwrap(), "0");
+        assert_eq!(v16("0e1073741824"), Err(Overflow));
+        assert_eq!(v16("0e-1073741823"), Err(Overflow));
+        assert_eq!(v16("1e1073741823"), Err(Overflow));
+        assert_eq!(v16("1e99999999999999999999999999"), Err(Overflow));
     }
 }

@@ -47,6 +47,8 @@ struct Parser<'a> {
     /// Scratch copies of the last string token and the pending key.
     value: Vec<u8>,
     key: Vec<u8>,
+    /// Exponents up to `INT_MAX / 2` inclusive (PostgreSQL 16 and later), not below it.
+    exponent_limit_inclusive: bool,
 }
 
 /// Parses `input` (already checked to be UTF-8 without NUL bytes) into a tape, then runs
@@ -64,6 +66,7 @@ pub(super) fn parse(input: &[u8], options: JsonbOptions) -> Result<(Tape, u64), 
             .saturating_add(PARSE_SLACK),
         value: Vec::with_capacity(64),
         key: Vec::with_capacity(64),
+        exponent_limit_inclusive: options.exponent_limit_inclusive(),
     };
     if options.max_depth == 0 {
         p.budget = 0;
@@ -113,8 +116,9 @@ impl Parser<'_> {
         match pending {
             Pending::Number(start, end) => {
                 let token = &self.lex.input[start..end];
+                let inclusive = self.exponent_limit_inclusive;
                 self.tape
-                    .number(start, |out| numeric::append_numeric(token, out))
+                    .number(start, |out| numeric::append_numeric(token, inclusive, out))
                     .map_err(|_| JsonbError::numeric_overflow(start))?
                     .map_err(at_limit)?;
             }
