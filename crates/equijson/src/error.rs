@@ -345,6 +345,18 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Shows a string in double quotes with control characters escaped, for messages.
 struct Quoted<'a>(&'a str);
 
+/// Characters an error message shows by code: controls, and those that would break the
+/// line or reorder the text around them on a terminal (separators, bidi controls, BOM).
+fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{feff}'
+        )
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("\"")?;
@@ -352,7 +364,7 @@ impl fmt::Display for Quoted<'_> {
             match c {
                 '"' => f.write_str("\\\"")?,
                 '\\' => f.write_str("\\\\")?,
-                c if c.is_control() => write!(f, "\\u{:04x}", c as u32)?,
+                c if unprintable(c) => write!(f, "\\u{:04x}", c as u32)?,
                 c => write!(f, "{c}")?,
             }
         }
@@ -366,7 +378,7 @@ struct DisplayChar(char);
 impl fmt::Display for DisplayChar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = self.0;
-        if c.is_control() || c.is_whitespace() || c == '\u{FFFD}' || c == '\u{FEFF}' {
+        if unprintable(c) || c.is_whitespace() || c == '\u{FFFD}' {
             write!(f, "U+{:04X}", c as u32)
         } else if c == '\'' {
             f.write_str("\"'\"")
