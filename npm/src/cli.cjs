@@ -180,10 +180,41 @@ function parseArgs(argv) {
   return opts;
 }
 
+/** More than one document may be: refused as the native CLI refuses it (exit 1). */
+class TooLarge {
+  constructor(size) {
+    this.size = size;
+  }
+
+  message(name) {
+    const what = this.size === undefined ? 'standard input' : `${this.size} bytes`;
+    const read = this.size === undefined ? '' : ', so it was not read';
+    return `${name}: error: input too large: ${what} is more than the ${MAX_DOCUMENT}-byte limit of one JSON document (byte offsets are 32-bit)${read}; for JSON Lines, use --lines`;
+  }
+}
+
+/** Standard input, whole; a TooLarge as soon as more than one document's worth arrives. */
 async function readStdin() {
   const chunks = [];
-  for await (const c of process.stdin) chunks.push(c);
-  return Buffer.concat(chunks);
+  let total = 0;
+  for await (const c of process.stdin) {
+    total += c.length;
+    if (total > MAX_DOCUMENT) return new TooLarge(undefined);
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** A file, whole; a TooLarge from its size, before anything is read. */
+function readFile(file) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const { size } = fs.fstatSync(fd);
+    if (size > MAX_DOCUMENT) return new TooLarge(size);
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Writes `chunk` to standard output; resolves once the stream can take more. */
@@ -340,11 +371,17 @@ async function main() {
     let out = new Uint8Array(0);
     let input = null;
     try {
-      input = file === '-' ? await readStdin() : fs.readFileSync(file);
+      input = file === '-' ? await readStdin() : readFile(file);
     } catch (e) {
       process.stderr.write(`${name}: error: cannot read: ${ioMessage(e)}\n`);
       status = Math.max(status, ENVIRONMENT);
       state.status = status;
+    }
+    if (input instanceof TooLarge) {
+      process.stderr.write(`${input.message(name)}\n`);
+      status = Math.max(status, INVALID);
+      state.status = status;
+      input = null;
     }
     if (input !== null) {
       try {

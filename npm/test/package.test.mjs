@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -278,9 +278,16 @@ test('the bin: I/O and usage errors worded as the native CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'equijson-io-'));
   const ok = join(dir, 'ok.json');
   writeFileSync(ok, '[1.0]');
-  for (const args of [[join(dir, 'missing.json')], [dir], [ok, join(dir, 'missing.json'), ok], ['--check', dir], ['--', '-x']]) {
+  // A file over the 4 GiB - 1 limit of one document is refused from its size (a sparse
+  // file: nothing is written to disk), exit 1, before anything is read.
+  const big = join(dir, 'big.json');
+  truncateSync(big, 5_000_000_000);
+  for (const args of [[join(dir, 'missing.json')], [dir], [ok, join(dir, 'missing.json'), ok], ['--check', dir], ['--', '-x'], [big], [ok, big, ok]]) {
     sameAsNative(args, undefined, args.join(' '));
   }
+  const refused = run(process.execPath, [bin, big]);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /big\.json: error: input too large: 5000000000 bytes is more than the 4294967295-byte limit/);
   // Usage errors: the same first line (the rest names the command, which differs).
   for (const args of [['--frobnicate'], ['--max-depth'], ['--max-depth', 'x'], ['--max-depth='], ['--max-depth', '99999999999999999999'], ['--check=1']]) {
     const [nat, ours] = both(args); // no input: usage errors end the run before reading
