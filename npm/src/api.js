@@ -140,7 +140,9 @@ function makeApi(loader) {
   }
 
   function isArrayBuffer(v) {
-    return v instanceof ArrayBuffer || (typeof v === 'object' && v !== null && branded(arrayBufferByteLength, v));
+    if (v instanceof ArrayBuffer) return true;
+    // (A brand check throws for anything else, and throwing is slow: views are excluded first.)
+    return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && branded(arrayBufferByteLength, v);
   }
 
   function typeName(v) {
@@ -208,7 +210,7 @@ function makeApi(loader) {
       return n;
     }
     let bytes = input;
-    if (isArrayBuffer(bytes)) bytes = new Uint8Array(bytes);
+    if (!isUint8Array(bytes) && isArrayBuffer(bytes)) bytes = new Uint8Array(bytes);
     if (!isUint8Array(bytes)) {
       throw new TypeError(`${fn}: expected a string or a Uint8Array, got ${typeName(input)}`);
     }

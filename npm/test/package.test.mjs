@@ -281,6 +281,7 @@ test('the bin: I/O and usage errors worded as the native CLI', () => {
   // A file over the 4 GiB - 1 limit of one document is refused from its size (a sparse
   // file: nothing is written to disk), exit 1, before anything is read.
   const big = join(dir, 'big.json');
+  writeFileSync(big, '');
   truncateSync(big, 5_000_000_000);
   for (const args of [[join(dir, 'missing.json')], [dir], [ok, join(dir, 'missing.json'), ok], ['--check', dir], ['--', '-x'], [big], [ok, big, ok]]) {
     sameAsNative(args, undefined, args.join(' '));
