@@ -356,7 +356,7 @@ async function main() {
   // A reader that stops early (`| head`) ends the run quietly, with the status so far.
   process.stdout.on('error', (e) => {
     if (e.code === 'EPIPE') process.exit(state.status);
-    process.stderr.write(`equijson: error: cannot write to standard output: ${e.message}\n`);
+    process.stderr.write(`equijson: error: cannot write to standard output: ${ioMessage(e)}\n`);
     process.exit(ENVIRONMENT);
   });
   if (opts.lines) {

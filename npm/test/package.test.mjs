@@ -286,6 +286,15 @@ test('the bin: I/O and usage errors worded as the native CLI', () => {
   for (const args of [[join(dir, 'missing.json')], [dir], [ok, join(dir, 'missing.json'), ok], ['--check', dir], ['--', '-x'], [big], [ok, big, ok]]) {
     sameAsNative(args, undefined, args.join(' '));
   }
+  // Standard output that cannot be written: exit 2, the same message.
+  for (const args of [[ok], ['--lines', ok]]) {
+    const cmd = (exe) => spawnSync('bash', ['-c', `"$@" > /dev/full`, 'sh', ...exe, ...args]);
+    const n = cmd([native, 'canon']);
+    const o = cmd([process.execPath, bin]);
+    assert.equal(n.status, 2);
+    assert.equal(o.status, 2, args.join(' '));
+    assert.equal(o.stderr.toString(), n.stderr.toString(), args.join(' '));
+  }
   const refused = run(process.execPath, [bin, big]);
   assert.equal(refused.status, 1);
   assert.match(refused.stderr, /big\.json: error: input too large: 5000000000 bytes is more than the 4294967295-byte limit/);
