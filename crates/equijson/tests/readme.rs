@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The example's lines as the README shows them; `readme_library_example_runs` runs them
 /// (keep the two in step: `the_readme_shows_this_example` fails when the README changes).
-const EXAMPLE: &str = r####"let canonical = equijson::canonicalize(br#"{"b": [1.0, 1e21], "a": "\u00e9"}"#)?;
+const EXAMPLE: &str = r##"let canonical = equijson::canonicalize(br#"{"b": [1.0, 1e21], "a": "\u00e9"}"#)?;
 assert_eq!(canonical, "{\"a\":\"é\",\"b\":[1,1e+21]}".as_bytes());
 
 // Typed values, by their canonical bytes:
@@ -20,7 +20,7 @@ c.canonicalize_into(row, &mut out)?;
 
 // Decode equivalence for your own DTO:
 let report = equijson::decode::check::<MyDto>(row, &[]);
-if report.is_divergent() { eprintln!("{}", report.render(Default::default())); }"####;
+if report.is_divergent() { eprintln!("{}", report.render(Default::default())); }"##;
 
 #[derive(Serialize, Deserialize)]
 struct MyDto {
@@ -29,6 +29,8 @@ struct MyDto {
 }
 
 #[test]
+// The README's own spelling: `render(Default::default())`.
+#[allow(clippy::default_trait_access)]
 fn readme_library_example_runs() -> Result<(), equijson::Error> {
     let my_dto = MyDto {
         id: 7,
