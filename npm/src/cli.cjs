@@ -21,7 +21,9 @@ Options:
       --keep-going             With --lines: report invalid lines, leave them out of the output
                                and go on
       --reject-negative-zero   Reject -0 (and negative numbers that round to zero)
-      --reject-inexact         Reject numbers a double cannot carry exactly
+      --reject-inexact         Reject a number whose canonical form denotes a different decimal
+                               value than the one written (9007199254740993, 1e-400); 0.1, 2.50
+                               and 1e23 pass
       --reject-noncharacters   Reject Unicode noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF)
       --max-depth <N>          Deepest nesting of arrays/objects accepted [default: 10000]
   -h, --help                   Print help

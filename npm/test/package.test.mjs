@@ -306,6 +306,12 @@ test('the bin: I/O and usage errors worded as the native CLI', () => {
     assert.equal(ours.stderr.split('\n')[0], nat.stderr.split('\n')[0], args.join(' '));
     assert.match(ours.stderr, /For more information, try '--help'\.\n$/);
   }
+  // --reject-inexact judges decimals, as its help says: 0.1, 2.50 and 1e23 pass.
+  assert.equal(sameAsNative(['--reject-inexact'], '[0.1,2.50,1e23]', 'inexact: pass').stdout.toString(), '[0.1,2.5,1e+23]');
+  for (const n of ['9007199254740993', '1e-400', '0.1000000000000000055511151231257827021181583404541015625']) {
+    assert.equal(sameAsNative(['--reject-inexact'], n, n).status, 1);
+  }
+  assert.match(run(process.execPath, [bin, '--help']).stdout.toString(), /0\.1, 2\.50\s+and 1e23 pass/);
   // --max-depth: what the native CLI accepts (up to 2^64 - 1, a leading +) works alike.
   for (const depth of ['0', '1', '+2', '4294967296', '18446744073709551615']) {
     sameAsNative(['--max-depth', depth], '[[1]]', `--max-depth ${depth}`);
