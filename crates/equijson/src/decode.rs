@@ -317,10 +317,42 @@ impl Report {
 /// An error message for a redacted report: quoted parts (`serde_json` quotes the
 /// offending value, `"..."` or `` `...` ``) replaced by their length.
 fn redacted(message: &str, redact: bool) -> String {
-    use std::fmt::Write as _;
     if !redact {
         return message.to_owned();
     }
+    redact_postgres_token(message).unwrap_or_else(|| redact_quoted(message))
+}
+
+/// PostgreSQL's DETAIL quotes the offending token verbatim, with no escaping of its own: a
+/// string token keeps its opening quote and its escapes (`Token ""secret" is invalid.`,
+/// `Expected ",", but found ""secret"".`), so the quotes do not delimit it. These forms
+/// end at a fixed text; the token is everything up to its last occurrence.
+fn redact_postgres_token(message: &str) -> Option<String> {
+    const FORMS: [(&str, &str); 3] = [
+        ("Token \"", "\" is invalid."),
+        ("Escape sequence \"", "\" is invalid."),
+        (", but found \"", "\"."),
+    ];
+    FORMS.iter().find_map(|(open, close)| {
+        let start = message.find(open)?;
+        let from = start + open.len();
+        let end = from + message.get(from..)?.rfind(close)?;
+        let token = message.get(from..end)?;
+        // The opening quote and the closing one go with the token.
+        let before = message.get(..from - 1)?;
+        let after = message.get(end + 1..)?;
+        Some(format!(
+            "{}<{} chars>{}",
+            redact_quoted(before),
+            token.chars().count(),
+            redact_quoted(after)
+        ))
+    })
+}
+
+/// Quoted parts of `message` replaced by their length.
+fn redact_quoted(message: &str) -> String {
+    use std::fmt::Write as _;
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
     while let Some(c) = chars.next() {

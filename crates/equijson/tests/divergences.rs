@@ -1394,6 +1394,70 @@ fn regression_redacted_render_hides_values_in_error_messages() {
     assert!(!redacted.contains("sk_live_7Hq2xSECRET"), "{redacted}");
 }
 
+/// PostgreSQL's DETAIL quotes a string token with its own quote and escapes inside the
+/// message's quotes (`Token ""secret" is invalid.`): a redacted report showed `secret`
+/// between two quoted parts. Each row: input, the redacted jsonb line's DETAIL.
+#[test]
+fn regression_redacted_render_hides_string_tokens_in_postgres_details() {
+    let rows: &[(&[u8], &str)] = &[
+        (br#"{"s": "secret"#, "Token <7 chars> is invalid."),
+        (br#"{"s": " secret"#, "Token <8 chars> is invalid."),
+        (
+            br#"{"s": "x"  "secret"}"#,
+            "Expected <1 chars> or <1 chars>, but found <8 chars>.",
+        ),
+        (
+            br#"{"a":1, "b" "secret"}"#,
+            "Expected <1 chars>, but found <8 chars>.",
+        ),
+        (
+            br#"[1 "sec\" ret"]"#,
+            "Expected <1 chars> or <1 chars>, but found <11 chars>.",
+        ),
+        (
+            br#""x" "secret" "#,
+            "Expected end of input, but found <8 chars>.",
+        ),
+        (
+            br#"["\"" "secret"]"#,
+            "Expected <1 chars> or <1 chars>, but found <8 chars>.",
+        ),
+        (
+            br#"{"s": "\qsecret"}"#,
+            "Escape sequence <2 chars> is invalid.",
+        ),
+        (br#"[1, secret]"#, "Token <6 chars> is invalid."),
+    ];
+    let style = DiffStyle {
+        redact: true,
+        max_value_chars: 80,
+    };
+    for (input, detail) in rows {
+        let text = String::from_utf8_lossy(input);
+        let r = equijson::decode::check::<Value>(input, &[]);
+        let redacted = r.render(style);
+        // Every token holds `ret` (`secret`, `sec\" ret`); no other text of a report does.
+        assert!(!redacted.contains("ret"), "{text}:\n{redacted}");
+        let jsonb = redacted
+            .lines()
+            .find(|l| l.trim_start().starts_with("jsonb"))
+            .unwrap_or("");
+        assert!(
+            jsonb.contains(detail),
+            "{text}: {detail:?} not in\n{redacted}"
+        );
+        // Unredacted, the same line names the token (an invalid escape's is the one letter).
+        let plain = r.render(DiffStyle {
+            redact: false,
+            ..style
+        });
+        assert!(
+            plain.contains("ret") || detail.starts_with("Escape"),
+            "{text}"
+        );
+    }
+}
+
 /// The decode check shares work between paths (one `Value` parse, the jsonb text reused
 /// when it is the input itself, each distinct decoded value serialized once): it must give
 /// the reference implementation's report, to the byte, for every input of the table with
