@@ -1426,7 +1426,7 @@ fn regression_redacted_render_hides_string_tokens_in_postgres_details() {
             br#"{"s": "\qsecret"}"#,
             "Escape sequence <2 chars> is invalid.",
         ),
-        (br#"[1, secret]"#, "Token <6 chars> is invalid."),
+        (b"[1, secret]", "Token <6 chars> is invalid."),
     ];
     let style = DiffStyle {
         redact: true,
