@@ -320,18 +320,24 @@ fn redacted(message: &str, redact: bool) -> String {
     if !redact {
         return message.to_owned();
     }
-    redact_postgres_token(message).unwrap_or_else(|| redact_quoted(message))
+    redact_verbatim(message).unwrap_or_else(|| redact_quoted(message))
 }
 
-/// PostgreSQL's DETAIL quotes the offending token verbatim, with no escaping of its own: a
-/// string token keeps its opening quote and its escapes (`Token ""secret" is invalid.`,
-/// `Expected ",", but found ""secret"".`), so the quotes do not delimit it. These forms
-/// end at a fixed text; the token is everything up to its last occurrence.
-fn redact_postgres_token(message: &str) -> Option<String> {
-    const FORMS: [(&str, &str); 3] = [
+/// Messages that quote a piece of the input verbatim, with no escaping of its own, so that
+/// its quotes do not delimit it: PostgreSQL's DETAIL keeps a string token's opening quote
+/// and escapes (`Token ""secret" is invalid.`, `Expected ",", but found ""secret"".`),
+/// serde names an unknown variant or field between backticks it may itself contain
+/// (``unknown variant `se`cret`, expected ...``). Each form ends at a fixed text: the
+/// piece is everything up to its last occurrence, and goes whole.
+fn redact_verbatim(message: &str) -> Option<String> {
+    const FORMS: [(&str, &str); 7] = [
         ("Token \"", "\" is invalid."),
         ("Escape sequence \"", "\" is invalid."),
         (", but found \"", "\"."),
+        ("unknown variant `", "`, expected "),
+        ("unknown variant `", "`, there are no variants"),
+        ("unknown field `", "`, expected "),
+        ("unknown field `", "`, there are no fields"),
     ];
     FORMS.iter().find_map(|(open, close)| {
         let start = message.find(open)?;

@@ -1458,6 +1458,53 @@ fn regression_redacted_render_hides_string_tokens_in_postgres_details() {
     }
 }
 
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ContactKind {
+    Work,
+    Home,
+}
+
+#[derive(Serialize, Deserialize)]
+struct TypedContact {
+    kind: ContactKind,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StrictContact {
+    kind: String,
+}
+
+/// serde quotes an unknown variant (a value) or field between backticks without escaping
+/// one inside it: a redacted report showed `cret x` after ``unknown variant `se`` .
+#[test]
+fn regression_redacted_render_hides_unknown_variants_with_backticks() {
+    let style = DiffStyle {
+        redact: true,
+        max_value_chars: 80,
+    };
+    let variant = check::<TypedContact>(br#"{"kind":"se`cret x"}"#, &[]).render(style);
+    assert!(!variant.contains("cret"), "{variant}");
+    assert!(
+        variant.contains("unknown variant <9 chars>, expected <4 chars> or <4 chars>"),
+        "{variant}"
+    );
+    let field = check::<StrictContact>(br#"{"kind":"a","se`cret x":1}"#, &[]).render(style);
+    assert!(!field.contains("cret"), "{field}");
+    assert!(
+        field.contains("unknown field <9 chars>, expected <4 chars>"),
+        "{field}"
+    );
+    // Without backticks inside, the same as before.
+    let plain = check::<TypedContact>(br#"{"kind":"secret"}"#, &[]).render(style);
+    assert!(!plain.contains("secret"), "{plain}");
+    assert!(
+        plain.contains("unknown variant <6 chars>, expected"),
+        "{plain}"
+    );
+}
+
 /// The decode check shares work between paths (one `Value` parse, the jsonb text reused
 /// when it is the input itself, each distinct decoded value serialized once): it must give
 /// the reference implementation's report, to the byte, for every input of the table with
