@@ -120,6 +120,31 @@ function makeApi(loader) {
     }
   }
 
+  // Brand checks that hold across realms (iframes, vm contexts, test runners), where
+  // `instanceof` against this realm's constructors is false.
+  const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+  const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+
+  /** Whether `v` throws nothing when `method` is called on it (a brand check). */
+  function branded(method, v) {
+    try {
+      method.call(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  function isUint8Array(v) {
+    return v instanceof Uint8Array || (ArrayBuffer.isView(v) && typedArrayTag.call(v) === 'Uint8Array');
+  }
+
+  function isArrayBuffer(v) {
+    if (v instanceof ArrayBuffer) return true;
+    // (A brand check throws for anything else, and throwing is slow: views are excluded first.)
+    return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && branded(arrayBufferByteLength, v);
+  }
+
   function typeName(v) {
     if (v === null) return 'null';
     if (Array.isArray(v)) return 'an array';
@@ -185,8 +210,8 @@ function makeApi(loader) {
       return n;
     }
     let bytes = input;
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) {
+    if (!isUint8Array(bytes) && isArrayBuffer(bytes)) bytes = new Uint8Array(bytes);
+    if (!isUint8Array(bytes)) {
       throw new TypeError(`${fn}: expected a string or a Uint8Array, got ${typeName(input)}`);
     }
     reserve(bytes.length);
@@ -277,7 +302,7 @@ function makeApi(loader) {
 
   /** The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes. */
   function canonicalizeBytes(bytes, options) {
-    if (!(bytes instanceof Uint8Array) && !(bytes instanceof ArrayBuffer)) {
+    if (!isUint8Array(bytes) && !isArrayBuffer(bytes)) {
       throw new TypeError(`canonicalizeBytes: expected a Uint8Array, got ${typeName(bytes)}`);
     }
     setOptions(options, 'canonicalizeBytes');
@@ -327,6 +352,18 @@ function makeApi(loader) {
     }
     return NONCHARACTER;
   }
+
+  const objectToString = Object.prototype.toString;
+  // Methods that throw unless called on an object with the named internal slot.
+  const BRANDS = {
+    __proto__: null,
+    Number: Number.prototype.valueOf,
+    String: String.prototype.valueOf,
+    Boolean: Boolean.prototype.valueOf,
+    BigInt: BigInt.prototype.valueOf,
+    Map: Object.getOwnPropertyDescriptor(Map.prototype, 'size').get,
+    Set: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
+  };
 
   function escapePointer(token) {
     return token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -381,11 +418,16 @@ function makeApi(loader) {
         if (typeof toJSON === 'function') v = toJSON.call(v, key);
       }
       if (typeof v === 'object' && v !== null) {
-        if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) {
-          v = v.valueOf();
-        } else if (v instanceof Map || v instanceof Set) {
-          const what = v instanceof Map ? 'a Map' : 'a Set';
-          throw fail('UnsupportedType', `${what} has no JSON form (JSON.stringify would write {})`);
+        const proto = Object.getPrototypeOf(v);
+        // Plain objects and arrays (all of JSON.parse's output) are containers.
+        if (proto === Object.prototype || proto === Array.prototype) return v;
+        const kind = special(v);
+        if (kind === 'Number') v = Number(v);
+        else if (kind === 'String') v = String(v);
+        else if (kind === 'Boolean') v = Boolean.prototype.valueOf.call(v);
+        else if (kind === 'BigInt') v = BigInt.prototype.valueOf.call(v);
+        else if (kind === 'Map' || kind === 'Set') {
+          throw fail('UnsupportedType', `a ${kind} has no JSON form (JSON.stringify would write {})`);
         } else {
           return v;
         }
@@ -410,6 +452,25 @@ function makeApi(loader) {
         default:
           return 'null'; // null
       }
+    }
+
+    /**
+     * Which of the objects JSON.stringify (or this function) treats apart `v` is: a boxed
+     * Number, String, Boolean or BigInt (unwrapped as JSON.stringify does: ToNumber,
+     * ToString, the boolean and the BigInt inside), a Map or a Set; else undefined. By
+     * internal slot, so objects from another realm are recognized too.
+     */
+    function special(v) {
+      if (v instanceof Number) return 'Number';
+      if (v instanceof String) return 'String';
+      if (v instanceof Boolean) return 'Boolean';
+      if (v instanceof BigInt) return 'BigInt';
+      if (v instanceof Map) return 'Map';
+      if (v instanceof Set) return 'Set';
+      // Another realm's: the tag names the candidate, a brand check confirms it.
+      const tag = objectToString.call(v).slice(8, -1);
+      const check = BRANDS[tag];
+      return check !== undefined && branded(check, v) ? tag : undefined;
     }
 
     /** Pushes the frame of container `c`; returns its opening bracket. */

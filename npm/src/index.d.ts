@@ -4,7 +4,10 @@
 export interface CanonicalizeOptions {
   /** Reject `-0` (and negative numbers that round to zero) instead of writing `0`. */
   rejectNegativeZero?: boolean;
-  /** Reject numbers a double cannot carry exactly (`9007199254740993`, `1e-400`). Text input only. */
+  /**
+   * Reject a number whose canonical form denotes a different decimal value than the one
+   * written (`9007199254740993`, `1e-400`); `0.1`, `2.50` and `1e23` pass. Text input only.
+   */
   rejectInexact?: boolean;
   /** Reject Unicode noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF), as I-JSON asks. */
   rejectNoncharacters?: boolean;

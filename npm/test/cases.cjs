@@ -329,6 +329,42 @@ module.exports = function suite(lib, label) {
     assert.equal(canonicalizeValue(deeper, { maxDepth: 200000 }).length, 2 * 10001 + 100000 * 6);
   });
 
+  test(`${label}: values and bytes from another realm (vm context, iframe, test runner)`, () => {
+    const vm = require('node:vm');
+    const other = (src) => vm.runInNewContext(src);
+    // Boxed primitives are unwrapped as JSON.stringify does; before, they were taken for
+    // plain objects ({} and {"0":"s"}).
+    const boxed = other('[new Number(5), new String("s"), new Boolean(false), {a: new Number(-0)}, [new String("é")]]');
+    assert.equal(canonicalizeValue(boxed), '[5,"s",false,{"a":0},["é"]]');
+    assert.equal(canonicalizeValue(boxed), canonicalizeValue(JSON.parse(JSON.stringify(boxed))));
+    // ToNumber / ToString as JSON.stringify: overridden valueOf / toString count.
+    const n = other('Object.assign(new Number(3), { valueOf: () => 7 })');
+    const s = other('Object.assign(new String("a"), { toString: () => "t", valueOf: () => "v" })');
+    assert.equal(canonicalizeValue([n, s]), JSON.stringify([n, s]));
+    // What throws here throws from any realm.
+    for (const [src, kind, pointer] of [
+      ['({ m: new Map([[1, 2]]) })', 'UnsupportedType', '/m'],
+      ['[new Set()]', 'UnsupportedType', '/0'],
+      ['[Object(1n)]', 'UnsupportedType', '/0'],
+    ]) {
+      const e = rejects(lib, () => canonicalizeValue(other(src)), src);
+      assert.equal(e.kind, kind, src);
+      assert.equal(e.pointer, pointer, src);
+    }
+    // A tag alone does not make a boxed primitive or a Map.
+    assert.equal(canonicalizeValue({ [Symbol.toStringTag]: 'Number', a: 1 }), '{"a":1}');
+    assert.equal(canonicalizeValue(other('({ [Symbol.toStringTag]: "Map", a: 1 })')), '{"a":1}');
+    assert.equal(canonicalizeValue(other('[new Date(0), [1, , 3], new Uint8Array([1, 2])]')), '["1970-01-01T00:00:00.000Z",[1,null,3],{"0":1,"1":2}]');
+    // Bytes: another realm's Uint8Array and ArrayBuffer are accepted like this realm's.
+    const u8 = other('new Uint8Array([0x7b, 0x22, 0x62, 0x22, 0x3a, 0x31, 0x2e, 0x30, 0x2c, 0x22, 0x61, 0x22, 0x3a, 0x32, 0x7d])');
+    assert.equal(Buffer.from(canonicalizeBytes(u8)).toString(), '{"a":2,"b":1}');
+    assert.equal(Buffer.from(canonicalizeBytes(u8.buffer)).toString(), '{"a":2,"b":1}');
+    assert.equal(sha256Hex(u8), sha256Hex('{"a":2,"b":1}'));
+    // Other views are still refused, from any realm.
+    assert.throws(() => canonicalizeBytes(other('new Uint16Array(2)')), TypeError);
+    assert.throws(() => canonicalizeBytes({ byteLength: 2, buffer: u8.buffer }), TypeError);
+  });
+
   test(`${label}: agrees with JSON.parse + canonicalizeValue on generated documents`, () => {
     const dir = process.env.EQUIJSON_DOCS;
     assert.ok(dir, 'EQUIJSON_DOCS must name the generated documents');

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -156,12 +156,11 @@ test('the bin: errors, exit codes and messages as the native CLI', () => {
   const ours = run(process.execPath, [bin, ...args]);
   assert.equal(nat.status, 1);
   assert.equal(ours.status, 1);
-  // The one intended difference: the JSON Lines hint says `--lines` is the native CLI's.
-  const nativeOnly = ' of the native equijson binary (this npm command reads one document per file)';
+  // The one intended difference: the JSON Lines hint names this command (no `canon`).
   const two = run(process.execPath, [bin], '{"a":1}\n{"b":2}\n');
   assert.equal(two.status, 1);
-  assert.equal(two.stderr, `<stdin>:2:1: error: trailing characters after the JSON value\n<stdin>: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson canon --lines\`${nativeOnly}\n`);
-  assert.equal(ours.stderr.toString().replaceAll(nativeOnly, ''), nat.stderr.toString(), 'the same FILE:LINE:COL: error: MESSAGE lines');
+  assert.equal(two.stderr, '<stdin>:2:1: error: trailing characters after the JSON value\n<stdin>: hint: a second JSON value follows the first; for JSON Lines (one document per line) use `equijson --lines`\n');
+  assert.equal(ours.stderr.toString().replaceAll('`equijson --lines`', '`equijson canon --lines`'), nat.stderr.toString(), 'the same FILE:LINE:COL: error: MESSAGE lines');
   assert.ok(ours.stdout.equals(nat.stdout), 'failing files give empty lines');
   // --check prints nothing; options are passed on.
   const chk = run(process.execPath, [bin, '--check', ...good]);
@@ -190,4 +189,132 @@ test('the bin: errors, exit codes and messages as the native CLI', () => {
   const r2 = run(native, ['canon', raw]);
   assert.equal(r1.status, 1);
   assert.equal(r1.stderr, r2.stderr);
+});
+
+/** Runs the native `equijson canon ARGS` and the bin with ARGS on the same input; both results. */
+function both(args, input) {
+  return [run(native, ['canon', ...args], input), run(process.execPath, [bin, ...args], input)];
+}
+
+/** Asserts that the bin and the native CLI give the same exit code, output and messages. */
+function sameAsNative(args, input, what) {
+  const [nat, ours] = both(args, input);
+  assert.equal(ours.status, nat.status, `${what}: exit code (${ours.stderr})`);
+  assert.equal(ours.stderr, nat.stderr, `${what}: messages`);
+  assert.ok(ours.stdout.equals(nat.stdout), `${what}: output\n${ours.stdout}\nnative:\n${nat.stdout}`);
+  return ours;
+}
+
+test('the bin: --lines and --keep-going as the native CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'equijson-lines-'));
+  // The generated documents, one per line (their canonical forms, as the native CLI writes
+  // them), some lines ending in \r\n.
+  const natLines = execFileSync(native, ['canon', ...docFiles.slice(0, 100)], { maxBuffer: 1 << 28 }).toString('utf8');
+  const stream = natLines.split('\n').filter((l) => l !== '').map((l, i) => (i % 3 === 0 ? `${l}\r` : l)).join('\n');
+  const good = join(dir, 'good.jsonl');
+  writeFileSync(good, stream);
+  const out = sameAsNative(['--lines', good], undefined, 'generated documents, some lines ending in \\r\\n');
+  assert.equal(out.status, 0);
+  assert.equal(out.stdout.toString('utf8'), natLines.split('\n').filter((l) => l !== '').join('\n') + '\n');
+  // Invalid lines of every sort: line numbers of the file, columns within the line.
+  const bad = [
+    '{"b":1,"a":[1.0]}',
+    '', // a blank line is an invalid document
+    '{"a":1,"a":2}',
+    '  [1,\r\rx]',
+    '"\\ud800"',
+    '{"x":{"y":[{"k":1,"k":2}]}}',
+    '1e400',
+    '-0',
+    '9007199254740993',
+    '[1]  [2]',
+    '"\uffff"',
+    '\ufeff{}',
+    '[[[1]]]',
+    '"é😀 \u0001"',
+    '{"z":1}',
+  ].join('\n');
+  const file = join(dir, 'bad.jsonl');
+  writeFileSync(file, Buffer.concat([Buffer.from(bad), Buffer.from([0x0a, 0x22, 0xff, 0x22, 0x0a, 0x0d])]));
+  for (const opts of [[], ['--reject-negative-zero', '--reject-inexact', '--reject-noncharacters', '--max-depth', '2']]) {
+    for (const mode of [[], ['--keep-going'], ['--check'], ['--check', '--keep-going']]) {
+      const args = ['--lines', ...mode, ...opts];
+      const r = sameAsNative([...args, file], undefined, args.join(' '));
+      assert.equal(r.status, 1);
+      // From standard input: the same, named <stdin>.
+      sameAsNative(args, readFileSync(file), `${args.join(' ')} <stdin>`);
+    }
+  }
+  const kept = sameAsNative(['--lines', '--keep-going', file], undefined, 'keep-going');
+  assert.equal(kept.stderr.split('\n').filter((l) => l).length, 11, kept.stderr);
+  assert.match(kept.stderr, /bad\.jsonl:2:1: error: unexpected end of input/);
+  assert.match(kept.stderr, /bad\.jsonl:6:19: error: duplicate object key "k" at "\/x\/y\/0\/k"/);
+  // Several files, a missing one, a directory: each reported, the run goes on.
+  sameAsNative(['--lines', good, join(dir, 'missing.jsonl'), dir, good], undefined, 'several files');
+  sameAsNative(['--lines', '--keep-going', file, good], undefined, 'several files, keep going');
+  sameAsNative(['--lines', file, good], undefined, 'the first invalid line ends the whole run');
+  // Edge cases of the stream: empty, one newline, no final newline, a final lone \r.
+  for (const input of ['', '\n', '[1]', '[1]\n', '[1]\r\n', '[1]\r', '[1]\n\r', '\r\n[1]']) {
+    sameAsNative(['--lines'], input, JSON.stringify(input));
+    sameAsNative(['--lines', '--keep-going'], input, JSON.stringify(input));
+  }
+  // Usage: --keep-going needs --lines; neither takes a value.
+  for (const args of [['--keep-going'], ['--lines=1'], ['--keep-going=x', '--lines']]) {
+    const [nat, ours] = both(args); // no input: usage errors end the run before reading
+    assert.equal(nat.status, 2);
+    assert.equal(ours.status, 2, args.join(' '));
+    assert.equal(ours.stderr.split('\n')[0], nat.stderr.split('\n')[0], args.join(' '));
+  }
+  // A reader that stops early ends the run quietly.
+  const many = join(dir, 'many.jsonl');
+  writeFileSync(many, '{"b":1,"a":2}\n'.repeat(200000));
+  const head = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${bin}" --lines "${many}" | head -c 10`]);
+  assert.equal(head.stdout.toString(), '{"a":2,"b"');
+  assert.equal(head.stderr.toString(), '');
+  assert.equal(head.status, 0);
+});
+
+test('the bin: I/O and usage errors worded as the native CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'equijson-io-'));
+  const ok = join(dir, 'ok.json');
+  writeFileSync(ok, '[1.0]');
+  // A file over the 4 GiB - 1 limit of one document is refused from its size (a sparse
+  // file: nothing is written to disk), exit 1, before anything is read.
+  const big = join(dir, 'big.json');
+  writeFileSync(big, '');
+  truncateSync(big, 5_000_000_000);
+  for (const args of [[join(dir, 'missing.json')], [dir], [ok, join(dir, 'missing.json'), ok], ['--check', dir], ['--', '-x'], [big], [ok, big, ok]]) {
+    sameAsNative(args, undefined, args.join(' '));
+  }
+  // Standard output that cannot be written: exit 2, the same message.
+  for (const args of [[ok], ['--lines', ok]]) {
+    const cmd = (exe) => spawnSync('bash', ['-c', `"$@" > /dev/full`, 'sh', ...exe, ...args]);
+    const n = cmd([native, 'canon']);
+    const o = cmd([process.execPath, bin]);
+    assert.equal(n.status, 2);
+    assert.equal(o.status, 2, args.join(' '));
+    assert.equal(o.stderr.toString(), n.stderr.toString(), args.join(' '));
+  }
+  const refused = run(process.execPath, [bin, big]);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /big\.json: error: input too large: 5000000000 bytes is more than the 4294967295-byte limit/);
+  // Usage errors: the same first line (the rest names the command, which differs).
+  for (const args of [['--frobnicate'], ['--max-depth'], ['--max-depth', 'x'], ['--max-depth='], ['--max-depth', '99999999999999999999'], ['--check=1']]) {
+    const [nat, ours] = both(args); // no input: usage errors end the run before reading
+    assert.equal(ours.status, 2, args.join(' '));
+    assert.equal(nat.status, 2, args.join(' '));
+    assert.equal(ours.stderr.split('\n')[0], nat.stderr.split('\n')[0], args.join(' '));
+    assert.match(ours.stderr, /For more information, try '--help'\.\n$/);
+  }
+  // --reject-inexact judges decimals, as its help says: 0.1, 2.50 and 1e23 pass.
+  assert.equal(sameAsNative(['--reject-inexact'], '[0.1,2.50,1e23]', 'inexact: pass').stdout.toString(), '[0.1,2.5,1e+23]');
+  for (const n of ['9007199254740993', '1e-400', '0.1000000000000000055511151231257827021181583404541015625']) {
+    assert.equal(sameAsNative(['--reject-inexact'], n, n).status, 1);
+  }
+  assert.match(run(process.execPath, [bin, '--help']).stdout.toString(), /0\.1, 2\.50\s+and 1e23 pass/);
+  // --max-depth: what the native CLI accepts (up to 2^64 - 1, a leading +) works alike.
+  for (const depth of ['0', '1', '+2', '4294967296', '18446744073709551615']) {
+    sameAsNative(['--max-depth', depth], '[[1]]', `--max-depth ${depth}`);
+    sameAsNative([`--max-depth=${depth}`], '1', `--max-depth=${depth}`);
+  }
 });

@@ -258,6 +258,15 @@ fn decode_redacts_values() {
     assert!(!out.contains("sk_live_SECRET"), "{out}");
     assert!(!out.contains("18446744073709551616"), "{out}");
     assert!(out.contains("/fx_rate"), "{out}");
+    // A string value the jsonb path's PostgreSQL DETAIL quotes verbatim (missing comma).
+    let o = equijson(
+        &["decode", "--dto", "value", "--redact"],
+        br#"{"memo": "a"  "sk_live_SECRET"}"#,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 1);
+    assert!(!out.contains("sk_live_SECRET"), "{out}");
+    assert!(out.contains("but found <16 chars>."), "{out}");
 }
 
 #[test]

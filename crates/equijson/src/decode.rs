@@ -317,10 +317,48 @@ impl Report {
 /// An error message for a redacted report: quoted parts (`serde_json` quotes the
 /// offending value, `"..."` or `` `...` ``) replaced by their length.
 fn redacted(message: &str, redact: bool) -> String {
-    use std::fmt::Write as _;
     if !redact {
         return message.to_owned();
     }
+    redact_verbatim(message).unwrap_or_else(|| redact_quoted(message))
+}
+
+/// Messages that quote a piece of the input verbatim, with no escaping of its own, so that
+/// its quotes do not delimit it: PostgreSQL's DETAIL keeps a string token's opening quote
+/// and escapes (`Token ""secret" is invalid.`, `Expected ",", but found ""secret"".`),
+/// serde names an unknown variant or field between backticks it may itself contain
+/// (``unknown variant `se`cret`, expected ...``). Each form ends at a fixed text: the
+/// piece is everything up to its last occurrence, and goes whole.
+fn redact_verbatim(message: &str) -> Option<String> {
+    const FORMS: [(&str, &str); 7] = [
+        ("Token \"", "\" is invalid."),
+        ("Escape sequence \"", "\" is invalid."),
+        (", but found \"", "\"."),
+        ("unknown variant `", "`, expected "),
+        ("unknown variant `", "`, there are no variants"),
+        ("unknown field `", "`, expected "),
+        ("unknown field `", "`, there are no fields"),
+    ];
+    FORMS.iter().find_map(|(open, close)| {
+        let start = message.find(open)?;
+        let from = start + open.len();
+        let end = from + message.get(from..)?.rfind(close)?;
+        let token = message.get(from..end)?;
+        // The opening quote and the closing one go with the token.
+        let before = message.get(..from - 1)?;
+        let after = message.get(end + 1..)?;
+        Some(format!(
+            "{}<{} chars>{}",
+            redact_quoted(before),
+            token.chars().count(),
+            redact_quoted(after)
+        ))
+    })
+}
+
+/// Quoted parts of `message` replaced by their length.
+fn redact_quoted(message: &str) -> String {
+    use std::fmt::Write as _;
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
     while let Some(c) = chars.next() {

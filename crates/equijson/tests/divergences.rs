@@ -1394,6 +1394,117 @@ fn regression_redacted_render_hides_values_in_error_messages() {
     assert!(!redacted.contains("sk_live_7Hq2xSECRET"), "{redacted}");
 }
 
+/// PostgreSQL's DETAIL quotes a string token with its own quote and escapes inside the
+/// message's quotes (`Token ""secret" is invalid.`): a redacted report showed `secret`
+/// between two quoted parts. Each row: input, the redacted jsonb line's DETAIL.
+#[test]
+fn regression_redacted_render_hides_string_tokens_in_postgres_details() {
+    let rows: &[(&[u8], &str)] = &[
+        (br#"{"s": "secret"#, "Token <7 chars> is invalid."),
+        (br#"{"s": " secret"#, "Token <8 chars> is invalid."),
+        (
+            br#"{"s": "x"  "secret"}"#,
+            "Expected <1 chars> or <1 chars>, but found <8 chars>.",
+        ),
+        (
+            br#"{"a":1, "b" "secret"}"#,
+            "Expected <1 chars>, but found <8 chars>.",
+        ),
+        (
+            br#"[1 "sec\" ret"]"#,
+            "Expected <1 chars> or <1 chars>, but found <11 chars>.",
+        ),
+        (
+            br#""x" "secret" "#,
+            "Expected end of input, but found <8 chars>.",
+        ),
+        (
+            br#"["\"" "secret"]"#,
+            "Expected <1 chars> or <1 chars>, but found <8 chars>.",
+        ),
+        (
+            br#"{"s": "\qsecret"}"#,
+            "Escape sequence <2 chars> is invalid.",
+        ),
+        (b"[1, secret]", "Token <6 chars> is invalid."),
+    ];
+    let style = DiffStyle {
+        redact: true,
+        max_value_chars: 80,
+    };
+    for (input, detail) in rows {
+        let text = String::from_utf8_lossy(input);
+        let r = equijson::decode::check::<Value>(input, &[]);
+        let redacted = r.render(style);
+        // Every token holds `ret` (`secret`, `sec\" ret`); no other text of a report does.
+        assert!(!redacted.contains("ret"), "{text}:\n{redacted}");
+        let jsonb = redacted
+            .lines()
+            .find(|l| l.trim_start().starts_with("jsonb"))
+            .unwrap_or("");
+        assert!(
+            jsonb.contains(detail),
+            "{text}: {detail:?} not in\n{redacted}"
+        );
+        // Unredacted, the same line names the token (an invalid escape's is the one letter).
+        let plain = r.render(DiffStyle {
+            redact: false,
+            ..style
+        });
+        assert!(
+            plain.contains("ret") || detail.starts_with("Escape"),
+            "{text}"
+        );
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ContactKind {
+    Work,
+    Home,
+}
+
+#[derive(Serialize, Deserialize)]
+struct TypedContact {
+    kind: ContactKind,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StrictContact {
+    kind: String,
+}
+
+/// serde quotes an unknown variant (a value) or field between backticks without escaping
+/// one inside it: a redacted report showed `cret x` after ``unknown variant `se`` .
+#[test]
+fn regression_redacted_render_hides_unknown_variants_with_backticks() {
+    let style = DiffStyle {
+        redact: true,
+        max_value_chars: 80,
+    };
+    let variant = check::<TypedContact>(br#"{"kind":"se`cret x"}"#, &[]).render(style);
+    assert!(!variant.contains("cret"), "{variant}");
+    assert!(
+        variant.contains("unknown variant <9 chars>, expected <4 chars> or <4 chars>"),
+        "{variant}"
+    );
+    let field = check::<StrictContact>(br#"{"kind":"a","se`cret x":1}"#, &[]).render(style);
+    assert!(!field.contains("cret"), "{field}");
+    assert!(
+        field.contains("unknown field <9 chars>, expected <4 chars>"),
+        "{field}"
+    );
+    // Without backticks inside, the same as before.
+    let plain = check::<TypedContact>(br#"{"kind":"secret"}"#, &[]).render(style);
+    assert!(!plain.contains("secret"), "{plain}");
+    assert!(
+        plain.contains("unknown variant <6 chars>, expected"),
+        "{plain}"
+    );
+}
+
 /// The decode check shares work between paths (one `Value` parse, the jsonb text reused
 /// when it is the input itself, each distinct decoded value serialized once): it must give
 /// the reference implementation's report, to the byte, for every input of the table with
