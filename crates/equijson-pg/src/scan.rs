@@ -21,6 +21,9 @@ use crate::connect::{ConnectConfig, PgError, classify, connect};
 /// Opens the read-only, repeatable-read transaction the whole scan runs in (the count at
 /// start and the rows streamed see one snapshot; `--where` cannot write).
 pub const BEGIN: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY";
+/// Ends that transaction: always rolled back, so that nothing a `--where` expression did
+/// that READ ONLY does not forbid (`lo_create()`, for one) is kept.
+pub const END: &str = "ROLLBACK";
 /// The type of a column, or no row when it does not exist. `$1`: quoted table name.
 pub const COLUMN_TYPE: &str = "SELECT format_type(a.atttypid, NULL) FROM pg_catalog.pg_attribute a \
      WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped";
@@ -263,7 +266,9 @@ pub fn scan_with(
     report.peak_rss_bytes = peak_rss_bytes();
     match result {
         Ok(()) => {
-            let _ = client.batch_execute("COMMIT");
+            // ROLLBACK, not COMMIT: whatever `--where` managed to do despite READ ONLY
+            // (e.g. `lo_create`, which PostgreSQL allows there) is discarded.
+            let _ = client.batch_execute(END);
             report.complete = true;
         }
         Err(e) => {
@@ -391,7 +396,7 @@ pub fn scan_parallel(
             .collect()
     });
     if let Some(mut client) = holder {
-        let _ = client.batch_execute("COMMIT");
+        let _ = client.batch_execute(END);
     }
     let mut reports = Vec::new();
     for r in results {

@@ -499,3 +499,64 @@ fn huge_values_are_scanned_whole() {
         report.render()
     );
 }
+
+#[test]
+fn nothing_a_where_expression_does_is_kept() {
+    // PostgreSQL 15 allows lo_create() in a READ ONLY transaction; the scan used to end
+    // with COMMIT, which kept one large object per row and per pass (count and COPY).
+    let (cluster, mut client) = start();
+    client
+        .batch_execute("CREATE TABLE t (id int, j jsonb); INSERT INTO t SELECT g, '{}' FROM generate_series(1, 20) g;")
+        .expect("setup");
+    let o = ScanOptions {
+        table: "t".into(),
+        column: "j".into(),
+        where_sql: Some("lo_create(0) > 0".into()),
+        ..Default::default()
+    };
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
+    let report = scan_with(cluster.config(), &o, "value", &value, &mut |_, _| {}).expect("scan");
+    assert!(
+        report.complete && report.rows_read == 20,
+        "{}",
+        report.render()
+    );
+    let kept: i64 = client
+        .query_one("SELECT count(*) FROM pg_largeobject_metadata", &[])
+        .expect("count")
+        .get(0);
+    assert_eq!(kept, 0, "large objects created by --where were committed");
+}
+
+#[test]
+fn roundtrip_never_touches_a_user_table_of_the_same_name() {
+    // With pg_temp after public in search_path, the unqualified name used to resolve to
+    // the user's table: the round trip truncated it and wrote its cases there.
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut admin = connect(cluster.config()).expect("connect");
+    admin
+        .batch_execute(
+            "CREATE TABLE public.equijson_roundtrip (id bigint PRIMARY KEY, json_text json, \
+             jsonb_text jsonb, json_binary json, jsonb_binary jsonb); \
+             INSERT INTO public.equijson_roundtrip (id) VALUES (4242);",
+        )
+        .expect("user table");
+    let mut config = cluster.config();
+    config.options("-c search_path=public,pg_temp");
+    let mut client = connect(config).expect("connect");
+    let spec = equijson::dto::find("value").expect("dto");
+    let opts = RoundtripOptions {
+        seed: 3,
+        cases: 20,
+        size: 4,
+    };
+    let r = roundtrip_dto(&mut client, spec, opts, &mut |_, _| {}).expect("roundtrip");
+    assert_eq!(r.passed + r.failed, 20);
+    let ids: Vec<i64> = admin
+        .query("SELECT id FROM public.equijson_roundtrip", &[])
+        .expect("read user table")
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(ids, [4242]);
+}
