@@ -520,3 +520,54 @@ fn sigint_during_the_demo_scans_prints_no_result() {
         "{dirs:?} {procs}"
     );
 }
+
+#[test]
+fn merge_refuses_shards_cut_differently_and_names_the_files() {
+    // Shards by heap block and by key hash, or with different --where, used to merge into
+    // a "complete" report although they need not cover each row once.
+    let cluster = seeded(200);
+    let url = cluster.connection_string();
+    let dir = std::env::temp_dir().join(format!("equijson-pg-merge2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let shard = |name: &str, k: u32, extra: &[&str]| {
+        let spec = format!("{k}/2");
+        let mut args = vec![
+            "pg", "scan", "--table", "contacts", "--column", "doc", "--shard", &spec, "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args, &url);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let f = dir.join(name);
+        std::fs::write(&f, &o.stdout).expect("write");
+        f.to_string_lossy().into_owned()
+    };
+    let key1 = shard("key1.json", 1, &["--key", "id"]);
+    let key2 = shard("key2.json", 2, &["--key", "id"]);
+    let block2 = shard("block2.json", 2, &[]);
+    let where2 = shard("where2.json", 2, &["--key", "id", "--where", "id > 0"]);
+    let ok = run(&["report", "merge", &key1, &key2], &url);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    let m: serde_json::Value = serde_json::from_slice(&ok.stdout).expect("merged");
+    assert_eq!(m["rows_read"], 208);
+    assert_eq!(m["key_column"], "id");
+    for (other, says) in [(&block2, "--key"), (&where2, "--where")] {
+        let o = run(&["report", "merge", &key1, other], &url);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(other.as_str()) && err.contains(key1.as_str()) && err.contains(says),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "no merged report: {}", text(&o));
+    }
+    // A shard given twice: both files named.
+    let o = run(&["report", "merge", &key1, &key2, &key2], &url);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("shard 2/2 in {key2}, {key2}")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -242,6 +242,9 @@ pub fn scan_with(
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
     report.shard = opts.shard.map(|(k, n)| [k, n]);
+    report.key_column.clone_from(&opts.key);
+    report.where_fingerprint = opts.where_sql.as_deref().map(live::where_fingerprint);
+    report.limit = opts.limit;
     let total: i64 = client
         .query_one(plan.count_sql.as_str(), &[])
         .map_err(|e| scrub(&e))?
