@@ -571,3 +571,62 @@ fn merge_refuses_shards_cut_differently_and_names_the_files() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn usage_errors_do_not_quote_a_password_and_bad_urls_say_why() {
+    // clap quotes an argument it cannot place: a URL given without --database-url (or
+    // to a command without that option) used to be printed with its password.
+    let secret = "Pw0rdInArgv";
+    let url = format!("postgresql://me:{secret}@127.0.0.1:1/db");
+    let flag = format!("--database-url={url}");
+    let key_value = format!("host=127.0.0.1 password={secret}");
+    for args in [
+        vec!["pg", "scan", url.as_str(), "--table", "t", "--column", "c"],
+        vec!["canon", flag.as_str()],
+        vec![
+            "pg",
+            "scan",
+            "--database-url",
+            key_value.as_str(),
+            "--bogus",
+        ],
+    ] {
+        let o = run(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let all = text(&o);
+        assert!(!all.contains(secret), "{args:?}: {all}");
+        assert!(
+            all.contains("error: unexpected argument"),
+            "{args:?}: {all}"
+        );
+    }
+    // An unparsable URL says what is wrong with it (it used to say only "invalid
+    // connection string"), still without the password.
+    for (url, says) in [
+        (
+            format!("postgresql://me:{secret}@127.0.0.1/db?bogus=1"),
+            "unknown option `bogus`",
+        ),
+        (
+            format!("postgresql://me:{secret}@127.0.0.1:abc/db"),
+            "option `port`",
+        ),
+    ] {
+        let o = run(
+            &[
+                "pg",
+                "scan",
+                "--database-url",
+                &url,
+                "--table",
+                "t",
+                "--column",
+                "c",
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let all = text(&o);
+        assert!(all.contains(says) && !all.contains(secret), "{all}");
+    }
+}

@@ -169,7 +169,7 @@ impl std::str::FromStr for ConnectConfig {
         let pg: postgres::Config = split
             .rest
             .parse()
-            .map_err(|e: postgres::Error| bad(e.to_string()))?;
+            .map_err(|e: postgres::Error| bad(error_text(&e)))?;
         Ok(Self::new(
             pg,
             TlsSettings {
@@ -454,7 +454,11 @@ pub fn classify(e: &postgres::Error, password: Option<&str>) -> PgError {
     }
 }
 
-fn password_in_url(url: &str) -> Option<String> {
+/// The password written in a connection URL (`postgresql://user:password@host/...`) or a
+/// `key=value` string (`password=...`), as written (percent-encoding kept); `None` when
+/// there is none. Used to keep it out of messages.
+#[must_use]
+pub fn password_in_url(url: &str) -> Option<String> {
     // postgresql://user:password@host/... or password=... in a key=value string.
     if let Some(rest) = url.split_once("://").map(|(_, r)| r) {
         let userinfo = rest.split('@').next().filter(|_| rest.contains('@'))?;
