@@ -45,7 +45,8 @@ pub struct ScanOptions {
     /// At most this many rows.
     pub limit: Option<u64>,
     /// Shard `(k, n)`, 1-based: rows whose key hash (or, without a key, heap block number)
-    /// is `k - 1` modulo `n`. Shards `1..=n` cover every row exactly once.
+    /// is `k - 1` modulo `n` (rows with a NULL key are in shard 1). Shards `1..=n` cover
+    /// every row exactly once.
     pub shard: Option<(u32, u32)>,
     /// Show values in findings (default: redacted to kinds and lengths).
     pub show_values: bool,
@@ -171,8 +172,11 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     }
     if let Some((k, n)) = opts.shard {
         let bucket = match &key_expr {
-            // hashtext is stable across runs and servers of one major version.
-            Some(key) => format!("mod(hashtext({key}::text)::bigint + 2147483648, {n})"),
+            // hashtext is stable across runs and servers of one major version. A NULL key
+            // hashes to NULL, which no shard's condition holds for: those rows go to bucket 0.
+            Some(key) => {
+                format!("mod(coalesce(hashtext({key}::text)::bigint + 2147483648, 0), {n})")
+            }
             // Every row lives in exactly one heap block.
             None => format!("mod((ctid::text::point)[0]::bigint, {n})"),
         };
