@@ -24,9 +24,13 @@ pub const BEGIN: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ 
 /// Ends that transaction: always rolled back, so that nothing a `--where` expression did
 /// that READ ONLY does not forbid (`lo_create()`, for one) is kept.
 pub const END: &str = "ROLLBACK";
-/// The type of a column, or no row when it does not exist. `$1`: quoted table name.
-pub const COLUMN_TYPE: &str = "SELECT format_type(a.atttypid, NULL) FROM pg_catalog.pg_attribute a \
-     WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped";
+/// The type of a column, or no row when it does not exist: for a domain, the type it is
+/// over (its values travel in that type's format). `$1`: quoted table name.
+pub const COLUMN_TYPE: &str = "WITH RECURSIVE ty(oid, base) AS (\
+     SELECT t.oid, t.typbasetype FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
+     WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped \
+     UNION ALL SELECT t.oid, t.typbasetype FROM ty JOIN pg_catalog.pg_type t ON t.oid = ty.base) \
+     SELECT format_type(oid, NULL) FROM ty WHERE base = 0";
 /// Whether the table exists. `$1`: quoted table name.
 pub const TABLE_EXISTS: &str = "SELECT to_regclass($1) IS NOT NULL";
 

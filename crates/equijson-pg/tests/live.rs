@@ -598,3 +598,44 @@ fn rows_with_a_null_key_are_in_exactly_one_shard() {
         .expect("jobs");
     assert_eq!((r.rows_total, r.rows_read), (300, 300), "{}", r.render());
 }
+
+#[test]
+fn a_domain_over_jsonb_or_json_is_scanned_as_its_base_type() {
+    // A domain column used to be refused as "a column of another type".
+    let (cluster, mut client) = start();
+    client
+        .batch_execute(
+            "CREATE DOMAIN doc AS jsonb CHECK (VALUE IS NOT NULL); CREATE DOMAIN doc2 AS doc; \
+             CREATE DOMAIN raw AS json; CREATE DOMAIN num AS int; \
+             CREATE TABLE d (id int, a doc, b doc2, c raw, n num); \
+             INSERT INTO d VALUES (1, '{\"x\":1}', '[1.0]', '{\"y\":1,\"y\":2}', 1);",
+        )
+        .expect("setup");
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
+    let run = |column: &str| {
+        let o = ScanOptions {
+            table: "d".into(),
+            column: column.into(),
+            ..Default::default()
+        };
+        scan_with(cluster.config(), &o, "value", &value, &mut |_, _| {})
+    };
+    for (column, kind) in [
+        ("a", equijson::live::ColumnKind::Jsonb),
+        ("b", equijson::live::ColumnKind::Jsonb),
+        ("c", equijson::live::ColumnKind::Json),
+    ] {
+        let r = run(column).expect("domain column");
+        assert_eq!(r.column_type, Some(kind), "{column}");
+        assert!(
+            r.complete && r.rows_read == 1 && r.divergences == 0,
+            "{}",
+            r.render()
+        );
+        assert_eq!(r.model_checked, 1, "{column}");
+    }
+    assert!(
+        matches!(run("n"), Err(PgError::WrongType { ref found, .. }) if found == "integer"),
+        "a domain over int is still another type"
+    );
+}
