@@ -255,7 +255,13 @@ pub fn scan_with(
     report.limit = opts.limit;
     let total: i64 = client
         .query_one(plan.count_sql.as_str(), &[])
-        .map_err(|e| scrub(&e))?
+        .map_err(|e| match scrub(&e) {
+            // The first statement that runs the condition: say where the error comes from.
+            PgError::Server(m) if opts.where_sql.is_some() => {
+                PgError::Server(format!("counting the rows to scan (with --where): {m}"))
+            }
+            e => e,
+        })?
         .get(0);
     report.rows_total = total.max(0) as u64;
     let started = Instant::now();

@@ -639,3 +639,36 @@ fn a_domain_over_jsonb_or_json_is_scanned_as_its_base_type() {
         "a domain over int is still another type"
     );
 }
+
+#[test]
+fn a_bad_where_is_named_in_the_error_and_runs_nothing_else() {
+    let (cluster, mut client) = start();
+    client
+        .batch_execute("CREATE TABLE t (id int, j jsonb); INSERT INTO t VALUES (1, '{}');")
+        .expect("setup");
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
+    for (where_sql, code) in [
+        ("true; DROP TABLE t", "42601"),
+        ("id = 1) ; DROP TABLE t; --", "42601"),
+        ("nosuch = 1", "42703"),
+    ] {
+        let o = ScanOptions {
+            table: "t".into(),
+            column: "j".into(),
+            where_sql: Some(where_sql.into()),
+            ..Default::default()
+        };
+        let e = scan_with(cluster.config(), &o, "value", &value, &mut |_, _| {})
+            .expect_err("bad --where");
+        let m = e.to_string();
+        assert!(
+            m.contains("--where") && m.contains(code),
+            "{where_sql}: {m}"
+        );
+    }
+    let n: i64 = client
+        .query_one("SELECT count(*) FROM t", &[])
+        .expect("t is still there")
+        .get(0);
+    assert_eq!(n, 1);
+}
