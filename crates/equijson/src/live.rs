@@ -669,50 +669,8 @@ impl ScanReport {
         let mut seen = BTreeMap::new();
         let mut complete = true;
         let mut errors = Vec::new();
-        let shard_of = |r: &ScanReport| {
-            r.shard
-                .map_or_else(|| "unsharded".to_owned(), |[k, n]| format!("shard {k}/{n}"))
-        };
-        let slicing = |r: &ScanReport| {
-            format!(
-                "{}, {}, {}",
-                r.key_column.as_deref().map_or_else(
-                    || "no --key (heap blocks)".to_owned(),
-                    |k| format!("--key {k}")
-                ),
-                r.where_fingerprint
-                    .as_deref()
-                    .map_or_else(|| "no --where".to_owned(), |w| format!("--where #{w}")),
-                r.limit
-                    .map_or_else(|| "no --limit".to_owned(), |l| format!("--limit {l}"))
-            )
-        };
         for &(label, r) in reports {
-            if r.table != first.table || r.column != first.column || r.dto != first.dto {
-                return Err(format!(
-                    "cannot merge {label} (a scan of {}.{} as {}) with {first_label} (a scan of {}.{} as {})",
-                    r.table, r.column, r.dto, first.table, first.column, first.dto
-                ));
-            }
-            if r.shard.map(|s| s[1]) != n {
-                return Err(format!(
-                    "cannot merge {label} ({}) with {first_label} ({}): different shard counts \
-                     (or sharded and unsharded)",
-                    shard_of(r),
-                    shard_of(first)
-                ));
-            }
-            if r.key_column != first.key_column
-                || r.where_fingerprint != first.where_fingerprint
-                || r.limit != first.limit
-            {
-                return Err(format!(
-                    "cannot merge {label} ({}) with {first_label} ({}): the shards were cut \
-                     differently, so they need not cover each row once",
-                    slicing(r),
-                    slicing(first)
-                ));
-            }
+            Self::check_mergeable((first_label, first), (label, r))?;
             if let Some([k, _]) = r.shard {
                 seen.entry(k).or_insert_with(Vec::new).push(label);
             }
@@ -769,6 +727,58 @@ impl ScanReport {
             0.0
         };
         Ok(out)
+    }
+
+    /// Why `r` (named `label`) cannot be merged with `first`, if it cannot: another table,
+    /// column or DTO, another shard count, or shards cut differently.
+    fn check_mergeable(
+        (first_label, first): (&str, &ScanReport),
+        (label, r): (&str, &ScanReport),
+    ) -> Result<(), String> {
+        let shard_of = |r: &ScanReport| {
+            r.shard
+                .map_or_else(|| "unsharded".to_owned(), |[k, n]| format!("shard {k}/{n}"))
+        };
+        let slicing = |r: &ScanReport| {
+            format!(
+                "{}, {}, {}",
+                r.key_column.as_deref().map_or_else(
+                    || "no --key (heap blocks)".to_owned(),
+                    |k| format!("--key {k}")
+                ),
+                r.where_fingerprint
+                    .as_deref()
+                    .map_or_else(|| "no --where".to_owned(), |w| format!("--where #{w}")),
+                r.limit
+                    .map_or_else(|| "no --limit".to_owned(), |l| format!("--limit {l}"))
+            )
+        };
+        if r.table != first.table || r.column != first.column || r.dto != first.dto {
+            return Err(format!(
+                "cannot merge {label} (a scan of {}.{} as {}) with {first_label} (a scan of {}.{} as {})",
+                r.table, r.column, r.dto, first.table, first.column, first.dto
+            ));
+        }
+        if r.shard.map(|s| s[1]) != first.shard.map(|s| s[1]) {
+            return Err(format!(
+                "cannot merge {label} ({}) with {first_label} ({}): different shard counts \
+                 (or sharded and unsharded)",
+                shard_of(r),
+                shard_of(first)
+            ));
+        }
+        if r.key_column != first.key_column
+            || r.where_fingerprint != first.where_fingerprint
+            || r.limit != first.limit
+        {
+            return Err(format!(
+                "cannot merge {label} ({}) with {first_label} ({}): the shards were cut \
+                 differently, so they need not cover each row once",
+                slicing(r),
+                slicing(first)
+            ));
+        }
+        Ok(())
     }
 
     /// A readable multi-line account.
