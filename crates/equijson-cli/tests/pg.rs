@@ -580,8 +580,10 @@ fn usage_errors_do_not_quote_a_password_and_bad_urls_say_why() {
     let url = format!("postgresql://me:{secret}@127.0.0.1:1/db");
     let flag = format!("--database-url={url}");
     let key_value = format!("host=127.0.0.1 password={secret}");
+    let quoted = format!("host=127.0.0.1 password='two {secret}'");
     for args in [
         vec!["pg", "scan", url.as_str(), "--table", "t", "--column", "c"],
+        vec!["pg", "roundtrip", quoted.as_str()],
         vec!["canon", flag.as_str()],
         vec![
             "pg",
