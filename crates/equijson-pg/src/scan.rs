@@ -202,10 +202,13 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         ColumnKind::Jsonb => format!("{col}::text"),
         // The server's jsonb of a json value, to hold the model against. A failing cast
         // would abort the COPY, so rows that might fail are left out (NULL), conservatively:
-        // any \u0000 or surrogate escape, 5-digit exponents, 10,000 or more brackets.
+        // any \u0000 or surrogate escape, 5-digit exponents, 10,000 or more brackets, and
+        // runs of 255 or more digits (numeric allows 131,072 digits before the point and
+        // 16,383 after: shorter runs with a 4-digit exponent stay within both).
         ColumnKind::Json => format!(
             "CASE WHEN {col}::text !~* '\\\\u(0000|d[89a-f])' AND {col}::text !~ '[0-9][eE][+-]?[0-9]{{5}}' \
              AND length({col}::text) - length(translate({col}::text, '[{{', '')) < 10000 \
+             AND (length({col}::text) < 255 OR {col}::text !~ '[0-9]{{255}}') \
              THEN {col}::jsonb::text END"
         ),
         ColumnKind::Text => "NULL::text".to_owned(),
