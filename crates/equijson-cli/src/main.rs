@@ -53,7 +53,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => usage_error(&e),
+    };
     let code = match cli.command {
         Command::Canon(args) => canon::run(&args),
         Command::Decode(args) => decode::run(&args),
@@ -64,4 +67,27 @@ fn main() -> ExitCode {
         Command::Demo => pg::run_demo(),
     };
     code.into()
+}
+
+/// Reports a command-line error as clap does, except that a password written in any
+/// argument (a connection URL given where it does not belong, say) is replaced by `***`:
+/// clap quotes the argument it could not place.
+fn usage_error(e: &clap::Error) -> ! {
+    let secrets: Vec<String> = std::env::args_os()
+        .filter_map(|a| equijson_pg::connect::password_in_url(&a.to_string_lossy()))
+        .filter(|p| !p.is_empty())
+        .collect();
+    if secrets.is_empty() {
+        e.exit();
+    }
+    let mut text = e.render().to_string();
+    for p in &secrets {
+        text = equijson_pg::connect::scrub(&text, Some(p));
+    }
+    if e.use_stderr() {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    std::process::exit(e.exit_code());
 }

@@ -87,15 +87,17 @@ pub(crate) enum Format {
 }
 
 const SCAN_HELP: &str = "\
-Streams the column with binary COPY inside a read-only, repeatable-read transaction
-(never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
+Streams the column with binary COPY inside a read-only, repeatable-read transaction that
+always ends with ROLLBACK (never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
 for jsonb, the jsonb model against the server's own jsonb text, and canonical(text form)
 against canonical(binary form). Identifiers are quoted (`--table a.b` is schema a, table
 b). Values are redacted in reports unless --show-values.
 
-Report fields (--format json uses exactly these names): rows_total (count at start),
-rows_read, complete, divergences, declared, classes, examples [{class, key, pointer,
-declared, description}], rows_per_sec, peak_rss_bytes, elapsed_secs, error.
+Report fields (--format json uses exactly these names): table, column, column_type, dto,
+shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
+start), rows_read, complete, divergences, model_checked, declared, classes, examples
+[{class, key, pointer, declared, description}], rows_per_sec, peak_rss_bytes,
+elapsed_secs, error. Shard reports (--shard K/N) add up with `equijson report merge`.
 A lost connection, a stopped server or a statement timeout ends the scan with
 complete: false and exit 2.";
 
@@ -108,7 +110,7 @@ struct ScanArgs {
     /// Column holding the JSON (json, jsonb or text).
     #[arg(long, value_name = "C")]
     column: String,
-    /// Column that names rows in the report (default: row number).
+    /// Column that names rows in the report (default: row number); --shard hashes it.
     #[arg(long, value_name = "K")]
     key: Option<String>,
     /// The DTO (see `equijson dtos`); default `value`.
@@ -117,7 +119,7 @@ struct ScanArgs {
     /// Only rows matching this SQL condition (runs in the read-only transaction).
     #[arg(long = "where", value_name = "SQL")]
     where_sql: Option<String>,
-    /// At most N rows.
+    /// At most N rows (per shard with --shard; not with --jobs above 1).
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
     /// Scan slice K of N (by key hash, else heap block); N shards cover every row once.
@@ -126,7 +128,7 @@ struct ScanArgs {
     /// Connections to scan with in parallel (each a sub-shard).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     jobs: u32,
-    /// Report format.
+    /// Report format: human (a progress bar with rate and ETA on a terminal) or json.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Show row values in examples (default: kinds and lengths only).
@@ -363,13 +365,15 @@ pub(crate) struct ReportArgs {
 #[derive(Subcommand, Debug)]
 enum ReportCommand {
     /// Add shard reports (`pg scan --shard K/N --format json`) into one. The result is
-    /// complete only if every shard is complete and shards 1..N are each present once.
+    /// complete only if every shard is complete and shards 1..N are each present once;
+    /// reports of another table, column or DTO, or cut differently (--key, --where,
+    /// --limit), are refused naming the files. Exit 0, 1 or 2 as `pg scan`.
     Merge(MergeArgs),
 }
 
 #[derive(Args, Debug)]
 struct MergeArgs {
-    /// Report files (JSON from `pg scan --format json`).
+    /// Report files (JSON from `pg scan --shard K/N --format json`), one per shard.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<std::path::PathBuf>,
     /// Output format.
@@ -380,7 +384,7 @@ struct MergeArgs {
 /// Runs `equijson report ...`.
 pub(crate) fn run_report(args: &ReportArgs) -> Status {
     let ReportCommand::Merge(m) = &args.command;
-    let mut reports = Vec::new();
+    let mut reports: Vec<(String, ScanReport)> = Vec::new();
     for f in &m.files {
         let text = match std::fs::read(f) {
             Ok(t) => t,
@@ -390,7 +394,7 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
             }
         };
         match serde_json::from_slice::<ScanReport>(&text) {
-            Ok(r) => reports.push(r),
+            Ok(r) => reports.push((f.display().to_string(), r)),
             Err(e) => {
                 eprintln!(
                     "{}:{}:{}: error: not a scan report: {e}",
@@ -402,7 +406,8 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
             }
         }
     }
-    match ScanReport::merge(&reports) {
+    let labeled: Vec<(&str, &ScanReport)> = reports.iter().map(|(f, r)| (f.as_str(), r)).collect();
+    match ScanReport::merge_labeled(&labeled) {
         Ok(r) => emit_scan(&r, m.format),
         Err(e) => {
             eprintln!("equijson: error: {e}");

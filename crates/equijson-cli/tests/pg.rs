@@ -407,3 +407,228 @@ fn pg_bindir_env_names_the_server_binaries() {
     let from = format!("from {}", found.bindir().display());
     assert!(text(&o).contains(&from), "{}", text(&o));
 }
+
+/// Temporary cluster directories of process `pid` still on disk, and processes naming them.
+fn leftovers(pid: u32) -> (Vec<std::path::PathBuf>, String) {
+    let prefix = format!("equijson-pg-{pid}-");
+    let mut dirs = Vec::new();
+    for base in [std::path::PathBuf::from("/tmp"), std::env::temp_dir()] {
+        if let Ok(entries) = std::fs::read_dir(&base) {
+            for e in entries.flatten() {
+                if e.file_name().to_string_lossy().starts_with(&prefix) && !dirs.contains(&e.path())
+                {
+                    dirs.push(e.path());
+                }
+            }
+        }
+    }
+    let procs = Command::new("pgrep")
+        .args(["-af", &prefix])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    (dirs, procs)
+}
+
+#[test]
+fn sigint_at_any_moment_of_a_run_leaves_nothing_behind() {
+    // The handler used to remove the directory while `initdb` was still writing into it
+    // (a directory was left), and exit while a drop was stopping the server.
+    for delay_ms in [
+        0u64, 60, 150, 300, 450, 600, 800, 1000, 1200, 1500, 1900, 2400,
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
+            .args(["pg", "roundtrip", "--seed", "1", "--cases", "200"])
+            .env_remove("DATABASE_URL")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let guard = KillOnDrop(child.id());
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status();
+        let status = child.wait().expect("wait");
+        std::mem::forget(guard);
+        // Interrupted (killed by the signal itself when it came before the handler was
+        // installed, i.e. before anything was created), or done before the signal came.
+        assert!(
+            matches!(status.code(), Some(130 | 0))
+                || std::os::unix::process::ExitStatusExt::signal(&status) == Some(2),
+            "after {delay_ms} ms: {status}"
+        );
+        // The server's processes may take a moment to go once pg_ctl stop returned.
+        let mut left = leftovers(child.id());
+        for _ in 0..20 {
+            if left.0.is_empty() && left.1.trim().is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            left = leftovers(child.id());
+        }
+        assert!(
+            left.0.is_empty() && left.1.trim().is_empty(),
+            "SIGINT after {delay_ms} ms left {:?} and processes {}",
+            left.0,
+            left.1
+        );
+    }
+}
+
+#[test]
+fn sigint_during_the_demo_scans_prints_no_result() {
+    // The scans' incomplete reports used to be printed (and "### result: undeclared
+    // divergences found" after them) once Ctrl-C had stopped the server.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
+        .arg("demo")
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let guard = KillOnDrop(child.id());
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if out.read_line(&mut line).expect("read") == 0 {
+            break;
+        }
+        seen.push_str(&line);
+        if line.starts_with("### 3.") {
+            let _ = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status();
+        }
+    }
+    let status = child.wait().expect("wait");
+    std::mem::forget(guard);
+    assert!(seen.contains("### 3."), "{seen}");
+    match status.code() {
+        Some(130) => assert!(
+            !seen.contains("### result") && !seen.contains("complete: false"),
+            "{seen}"
+        ),
+        // The scans finished before the signal arrived: then the result is a real one.
+        Some(0) => assert!(seen.contains("### result: every finding"), "{seen}"),
+        _ => panic!("{status}: {seen}"),
+    }
+    let (dirs, procs) = leftovers(child.id());
+    assert!(
+        dirs.is_empty() && procs.trim().is_empty(),
+        "{dirs:?} {procs}"
+    );
+}
+
+#[test]
+fn merge_refuses_shards_cut_differently_and_names_the_files() {
+    // Shards by heap block and by key hash, or with different --where, used to merge into
+    // a "complete" report although they need not cover each row once.
+    let cluster = seeded(200);
+    let url = cluster.connection_string();
+    let dir = std::env::temp_dir().join(format!("equijson-pg-merge2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let shard = |name: &str, k: u32, extra: &[&str]| {
+        let spec = format!("{k}/2");
+        let mut args = vec![
+            "pg", "scan", "--table", "contacts", "--column", "doc", "--shard", &spec, "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args, &url);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let f = dir.join(name);
+        std::fs::write(&f, &o.stdout).expect("write");
+        f.to_string_lossy().into_owned()
+    };
+    let key1 = shard("key1.json", 1, &["--key", "id"]);
+    let key2 = shard("key2.json", 2, &["--key", "id"]);
+    let block2 = shard("block2.json", 2, &[]);
+    let where2 = shard("where2.json", 2, &["--key", "id", "--where", "id > 0"]);
+    let ok = run(&["report", "merge", &key1, &key2], &url);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    let m: serde_json::Value = serde_json::from_slice(&ok.stdout).expect("merged");
+    assert_eq!(m["rows_read"], 208);
+    assert_eq!(m["key_column"], "id");
+    for (other, says) in [(&block2, "--key"), (&where2, "--where")] {
+        let o = run(&["report", "merge", &key1, other], &url);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(other.as_str()) && err.contains(key1.as_str()) && err.contains(says),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "no merged report: {}", text(&o));
+    }
+    // A shard given twice: both files named.
+    let o = run(&["report", "merge", &key1, &key2, &key2], &url);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("shard 2/2 in {key2}, {key2}")),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_errors_do_not_quote_a_password_and_bad_urls_say_why() {
+    // clap quotes an argument it cannot place: a URL given without --database-url (or
+    // to a command without that option) used to be printed with its password.
+    let secret = "Pw0rdInArgv";
+    let url = format!("postgresql://me:{secret}@127.0.0.1:1/db");
+    let flag = format!("--database-url={url}");
+    let key_value = format!("host=127.0.0.1 password={secret}");
+    let quoted = format!("host=127.0.0.1 password='two {secret}'");
+    for args in [
+        vec!["pg", "scan", url.as_str(), "--table", "t", "--column", "c"],
+        vec!["pg", "roundtrip", quoted.as_str()],
+        vec!["canon", flag.as_str()],
+        vec![
+            "pg",
+            "scan",
+            "--database-url",
+            key_value.as_str(),
+            "--bogus",
+        ],
+    ] {
+        let o = run(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let all = text(&o);
+        assert!(!all.contains(secret), "{args:?}: {all}");
+        assert!(
+            all.contains("error: unexpected argument"),
+            "{args:?}: {all}"
+        );
+    }
+    // An unparsable URL says what is wrong with it (it used to say only "invalid
+    // connection string"), still without the password.
+    for (url, says) in [
+        (
+            format!("postgresql://me:{secret}@127.0.0.1/db?bogus=1"),
+            "unknown option `bogus`",
+        ),
+        (
+            format!("postgresql://me:{secret}@127.0.0.1:abc/db"),
+            "option `port`",
+        ),
+    ] {
+        let o = run(
+            &[
+                "pg",
+                "scan",
+                "--database-url",
+                &url,
+                "--table",
+                "t",
+                "--column",
+                "c",
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let all = text(&o);
+        assert!(all.contains(says) && !all.contains(secret), "{all}");
+    }
+}

@@ -9,7 +9,7 @@ use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::{Condvar, Mutex, MutexGuard, Once};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Name of the database superuser the ephemeral cluster is initialized with.
@@ -122,6 +122,51 @@ pub fn wait_for_signal_exit() {
     }
 }
 
+/// Cluster starts and drops under way. The signal handler waits for them before it tears
+/// down: a start runs `initdb` and `pg_ctl start` as child processes (removing the directory
+/// under a running `initdb`, or before `postmaster.pid` exists, left files or a server
+/// behind), and a drop stops the server itself (exiting in the middle of that did too).
+static BUSY: Mutex<usize> = Mutex::new(0);
+static BUSY_DONE: Condvar = Condvar::new();
+
+fn busy_lock() -> MutexGuard<'static, usize> {
+    BUSY.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// One start or drop under way (see [`BUSY`]).
+struct Busy;
+
+impl Busy {
+    /// Counts a start or drop in; `None` once a signal teardown has begun (the handler
+    /// then owns every registered cluster).
+    fn enter() -> Option<Self> {
+        let mut n = busy_lock();
+        // Read under the lock the handler sets it under: either it waits for us, or we see it.
+        if TERMINATING.load(Ordering::SeqCst) {
+            return None;
+        }
+        *n += 1;
+        Some(Self)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let mut n = busy_lock();
+        *n = n.saturating_sub(1);
+        BUSY_DONE.notify_all();
+    }
+}
+
+/// Blocks until the signal handler ends the process (called once [`terminating`]).
+fn park_until_exit() -> ! {
+    let _guard = TEARING_DOWN.lock();
+    loop {
+        std::thread::park();
+    }
+}
+
 /// Installs (once per process) a Ctrl-C / SIGTERM / SIGHUP handler that stops every live
 /// ephemeral cluster, removes its files and exits with status 130. If the program already
 /// installed its own handler with the `ctrlc` crate, that one is kept and this does nothing.
@@ -129,7 +174,17 @@ fn install_signal_handler() {
     HANDLER.call_once(|| {
         let _ = ctrlc::set_handler(|| {
             let guard = TEARING_DOWN.lock();
-            TERMINATING.store(true, Ordering::SeqCst);
+            {
+                let mut n = busy_lock();
+                TERMINATING.store(true, Ordering::SeqCst);
+                // Let a start finish (initdb and pg_ctl start are bounded) and a drop end,
+                // so that what they create is registered, or what they remove is gone.
+                while *n > 0 {
+                    n = BUSY_DONE
+                        .wait(n)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+            }
             teardown_all();
             drop(guard);
             std::process::exit(130);
@@ -239,6 +294,9 @@ impl EphemeralCluster {
 
     fn start_with(bindir: &Path) -> Result<Self, ClusterError> {
         install_signal_handler();
+        let Some(busy) = Busy::enter() else {
+            park_until_exit()
+        };
         let run_as = if is_root() { Some(find_user()?) } else { None };
         let base = if run_as.is_some() {
             PathBuf::from("/tmp")
@@ -257,7 +315,6 @@ impl EphemeralCluster {
             data: data.clone(),
             run_as: run_as.clone(),
         };
-        // From here on, dropping `guard` removes whatever was created.
         let mut cluster = EphemeralCluster {
             teardown,
             bindir: bindir.to_path_buf(),
@@ -268,9 +325,29 @@ impl EphemeralCluster {
             stopped: false,
         };
         register(cluster.teardown.clone());
+        let started = cluster.init_and_start(run_as.as_ref());
+        if started.is_err() {
+            // Removed while still counted busy, so a signal handler waiting for this start
+            // finds nothing half made.
+            if unregister(cluster.teardown.id) {
+                cluster.teardown.run();
+            }
+        }
+        drop(busy);
+        started.map(|()| cluster)
+    }
+
+    /// `initdb`, then `pg_ctl start` on a free port (retried when the port was taken).
+    fn init_and_start(&mut self, run_as: Option<&RunAs>) -> Result<(), ClusterError> {
+        let cluster = self;
+        let bindir = cluster.bindir.clone();
+        let root = cluster.teardown.root.clone();
+        let data = cluster.teardown.data.clone();
+        let socket_dir = cluster.socket_dir.clone();
+        let pg_ctl = cluster.teardown.pg_ctl.clone();
         cluster.create_dirs()?;
         let pwfile = root.join("pwfile");
-        write_owned(&pwfile, cluster.password.as_bytes(), run_as.as_ref())?;
+        write_owned(&pwfile, cluster.password.as_bytes(), run_as)?;
 
         let mut initdb = Command::new(bindir.join("initdb"));
         initdb
@@ -286,7 +363,7 @@ impl EphemeralCluster {
             ])
             .args(["--auth-host=scram-sha-256", "--no-sync"])
             .arg(format!("--pwfile={}", pwfile.display()));
-        let out = run_quiet(&mut initdb, run_as.as_ref())
+        let out = run_quiet(&mut initdb, run_as)
             .map_err(|e| io_err("running", bindir.join("initdb"), e))?;
         let _ = fs::remove_file(&pwfile);
         if !out.status.success() {
@@ -313,8 +390,8 @@ impl EphemeralCluster {
                 .arg(&log)
                 .arg("-o")
                 .arg(opts);
-            let out = run_quiet(&mut start, run_as.as_ref())
-                .map_err(|e| io_err("running", pg_ctl.clone(), e))?;
+            let out =
+                run_quiet(&mut start, run_as).map_err(|e| io_err("running", pg_ctl.clone(), e))?;
             if out.status.success() {
                 cluster.port = port;
                 last_err = None;
@@ -325,8 +402,8 @@ impl EphemeralCluster {
         if let Some(e) = last_err {
             return Err(e);
         }
-        cluster.version = server_version_line(bindir);
-        Ok(cluster)
+        cluster.version = server_version_line(&bindir);
+        Ok(())
     }
 
     fn create_dirs(&self) -> Result<(), ClusterError> {
@@ -468,13 +545,16 @@ impl EphemeralCluster {
 
 impl Drop for EphemeralCluster {
     fn drop(&mut self) {
+        // A signal teardown under way owns every registered cluster: let it finish and exit.
+        let Some(busy) = Busy::enter() else {
+            park_until_exit()
+        };
         // The signal handler may have taken it already; then it is gone.
         if unregister(self.teardown.id) {
             self.teardown.run();
-        } else {
-            // Taken by the signal handler: let it finish and exit with its status.
-            wait_for_signal_exit();
         }
+        drop(busy);
+        wait_for_signal_exit();
     }
 }
 

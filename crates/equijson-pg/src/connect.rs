@@ -169,7 +169,7 @@ impl std::str::FromStr for ConnectConfig {
         let pg: postgres::Config = split
             .rest
             .parse()
-            .map_err(|e: postgres::Error| bad(e.to_string()))?;
+            .map_err(|e: postgres::Error| bad(error_text(&e)))?;
         Ok(Self::new(
             pg,
             TlsSettings {
@@ -454,14 +454,61 @@ pub fn classify(e: &postgres::Error, password: Option<&str>) -> PgError {
     }
 }
 
-fn password_in_url(url: &str) -> Option<String> {
-    // postgresql://user:password@host/... or password=... in a key=value string.
+/// The password written in a connection URL (`postgresql://user:password@host/...` or a
+/// `password=` query parameter) or a `key=value` string (`password=...`, quoted or not), as
+/// written (percent-encoding and backslashes kept); `None` when there is none. Used to keep
+/// it out of messages.
+#[must_use]
+pub fn password_in_url(url: &str) -> Option<String> {
     if let Some(rest) = url.split_once("://").map(|(_, r)| r) {
+        if let Some(p) = rest
+            .split_once('?')
+            .and_then(|(_, q)| q.split('&').find_map(|kv| kv.strip_prefix("password=")))
+        {
+            return Some(p.to_owned());
+        }
         let userinfo = rest.split('@').next().filter(|_| rest.contains('@'))?;
         return userinfo.split_once(':').map(|(_, p)| p.to_owned());
     }
-    url.split_whitespace()
-        .find_map(|kv| kv.strip_prefix("password=").map(str::to_owned))
+    key_value_password(url)
+}
+
+/// `password` in a libpq `key = value` string: the value as written, without its quotes.
+fn key_value_password(s: &str) -> Option<String> {
+    let mut rest = s;
+    loop {
+        let at = rest.find("password")?;
+        let before_ok = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(char::is_whitespace);
+        let after = rest[at + "password".len()..].trim_start();
+        rest = &rest[at + "password".len()..];
+        let Some(value) = after.strip_prefix('=').map(str::trim_start) else {
+            continue;
+        };
+        if !before_ok {
+            continue;
+        }
+        if let Some(quoted) = value.strip_prefix('\'') {
+            let mut end = quoted.len();
+            let mut escaped = false;
+            for (i, c) in quoted.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '\'' => {
+                        end = i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            return Some(quoted[..end].to_owned());
+        }
+        let end = value.find(char::is_whitespace).unwrap_or(value.len());
+        return Some(value[..end].to_owned());
+    }
 }
 
 /// Replaces every occurrence of `password` in `message` by `***`.
@@ -470,5 +517,30 @@ pub fn scrub(message: &str, password: Option<&str>) -> String {
     match password {
         Some(p) if !p.is_empty() => message.replace(p, "***"),
         _ => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::password_in_url;
+
+    #[test]
+    fn passwords_are_found_in_every_form() {
+        // (connection string, password as written in it)
+        let table: &[(&str, Option<&str>)] = &[
+            ("postgresql://me:s3cret@h:5432/db", Some("s3cret")),
+            ("postgresql://me:p%40ss@h/db", Some("p%40ss")),
+            ("postgres://me@h/db?sslmode=require&password=q1", Some("q1")),
+            ("postgresql://me@h/db", None),
+            ("host=h password=plain user=me", Some("plain")),
+            ("host=h password = spaced user=me", Some("spaced")),
+            ("host=h password='two words' user=me", Some("two words")),
+            (r"host=h password='it\'s' user=me", Some(r"it\'s")),
+            ("host=h user=me", None),
+            ("host=h mypassword=x user=me password=real", Some("real")),
+        ];
+        for (url, want) in table {
+            assert_eq!(password_in_url(url).as_deref(), *want, "{url}");
+        }
     }
 }

@@ -97,6 +97,10 @@ pub fn run(out: &mut dyn Write) -> Result<bool, PgError> {
             &|b| (spec.check_input)(b),
             &mut |_, _| {},
         )?;
+        if !report.complete {
+            // Ctrl-C stopped the server under the scan: exit 130 is the outcome, not a report.
+            crate::cluster::wait_for_signal_exit();
+        }
         ok &= report.complete && report.divergences == 0;
         w(
             out,

@@ -20,18 +20,20 @@ use serde::Serialize;
 use crate::connect::{PgError, classify};
 use crate::wire::{JsonParam, Raw};
 
-/// The temporary table (session-private; user tables are never touched).
+/// The temporary table (session-private; every statement names it `pg_temp.`, so a user
+/// table of the same name is never touched, whatever `search_path` says).
 pub const CREATE_TABLE: &str = "CREATE TEMPORARY TABLE IF NOT EXISTS equijson_roundtrip \
      (id bigint PRIMARY KEY, json_text json, jsonb_text jsonb, json_binary json, jsonb_binary jsonb)";
-const INSERT: &str = "INSERT INTO equijson_roundtrip (id) VALUES ($1)";
+const INSERT: &str = "INSERT INTO pg_temp.equijson_roundtrip (id) VALUES ($1)";
 const SET_JSON_TEXT: &str =
-    "UPDATE equijson_roundtrip SET json_text = $2::text::json WHERE id = $1";
+    "UPDATE pg_temp.equijson_roundtrip SET json_text = $2::text::json WHERE id = $1";
 const SET_JSONB_TEXT: &str =
-    "UPDATE equijson_roundtrip SET jsonb_text = $2::text::jsonb WHERE id = $1";
-const SET_JSON_BINARY: &str = "UPDATE equijson_roundtrip SET json_binary = $2 WHERE id = $1";
-const SET_JSONB_BINARY: &str = "UPDATE equijson_roundtrip SET jsonb_binary = $2 WHERE id = $1";
-const SELECT: &str =
-    "SELECT json_text, jsonb_text, json_binary, jsonb_binary FROM equijson_roundtrip WHERE id = $1";
+    "UPDATE pg_temp.equijson_roundtrip SET jsonb_text = $2::text::jsonb WHERE id = $1";
+const SET_JSON_BINARY: &str =
+    "UPDATE pg_temp.equijson_roundtrip SET json_binary = $2 WHERE id = $1";
+const SET_JSONB_BINARY: &str =
+    "UPDATE pg_temp.equijson_roundtrip SET jsonb_binary = $2 WHERE id = $1";
+const SELECT: &str = "SELECT json_text, jsonb_text, json_binary, jsonb_binary FROM pg_temp.equijson_roundtrip WHERE id = $1";
 
 /// The outcome of a round trip run.
 #[derive(Debug, Clone, Serialize)]
@@ -186,7 +188,7 @@ impl<'c> Session<'c> {
             .batch_execute(CREATE_TABLE)
             .map_err(|e| classify(&e, None))?;
         client
-            .batch_execute("TRUNCATE equijson_roundtrip")
+            .batch_execute("TRUNCATE pg_temp.equijson_roundtrip")
             .map_err(|e| classify(&e, None))?;
         let stmts = [
             INSERT,
@@ -246,7 +248,7 @@ impl<'c> Session<'c> {
         let text_rows = self
             .client
             .simple_query(&format!(
-                "SELECT json_text, jsonb_text, json_binary, jsonb_binary FROM equijson_roundtrip WHERE id = {id}"
+                "SELECT json_text, jsonb_text, json_binary, jsonb_binary FROM pg_temp.equijson_roundtrip WHERE id = {id}"
             ))
             .map_err(|e| classify(&e, None))?;
         let text_row = text_rows.iter().find_map(|m| match m {

@@ -21,9 +21,16 @@ use crate::connect::{ConnectConfig, PgError, classify, connect};
 /// Opens the read-only, repeatable-read transaction the whole scan runs in (the count at
 /// start and the rows streamed see one snapshot; `--where` cannot write).
 pub const BEGIN: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY";
-/// The type of a column, or no row when it does not exist. `$1`: quoted table name.
-pub const COLUMN_TYPE: &str = "SELECT format_type(a.atttypid, NULL) FROM pg_catalog.pg_attribute a \
-     WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped";
+/// Ends that transaction: always rolled back, so that nothing a `--where` expression did
+/// that READ ONLY does not forbid (`lo_create()`, for one) is kept.
+pub const END: &str = "ROLLBACK";
+/// The type of a column, or no row when it does not exist: for a domain, the type it is
+/// over (its values travel in that type's format). `$1`: quoted table name.
+pub const COLUMN_TYPE: &str = "WITH RECURSIVE ty(oid, base) AS (\
+     SELECT t.oid, t.typbasetype FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
+     WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped \
+     UNION ALL SELECT t.oid, t.typbasetype FROM ty JOIN pg_catalog.pg_type t ON t.oid = ty.base) \
+     SELECT format_type(oid, NULL) FROM ty WHERE base = 0";
 /// Whether the table exists. `$1`: quoted table name.
 pub const TABLE_EXISTS: &str = "SELECT to_regclass($1) IS NOT NULL";
 
@@ -42,7 +49,8 @@ pub struct ScanOptions {
     /// At most this many rows.
     pub limit: Option<u64>,
     /// Shard `(k, n)`, 1-based: rows whose key hash (or, without a key, heap block number)
-    /// is `k - 1` modulo `n`. Shards `1..=n` cover every row exactly once.
+    /// is `k - 1` modulo `n` (rows with a NULL key are in shard 1). Shards `1..=n` cover
+    /// every row exactly once.
     pub shard: Option<(u32, u32)>,
     /// Show values in findings (default: redacted to kinds and lengths).
     pub show_values: bool,
@@ -168,8 +176,11 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     }
     if let Some((k, n)) = opts.shard {
         let bucket = match &key_expr {
-            // hashtext is stable across runs and servers of one major version.
-            Some(key) => format!("mod(hashtext({key}::text)::bigint + 2147483648, {n})"),
+            // hashtext is stable across runs and servers of one major version. A NULL key
+            // hashes to NULL, which no shard's condition holds for: those rows go to bucket 0.
+            Some(key) => {
+                format!("mod(coalesce(hashtext({key}::text)::bigint + 2147483648, 0), {n})")
+            }
             // Every row lives in exactly one heap block.
             None => format!("mod((ctid::text::point)[0]::bigint, {n})"),
         };
@@ -191,10 +202,13 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         ColumnKind::Jsonb => format!("{col}::text"),
         // The server's jsonb of a json value, to hold the model against. A failing cast
         // would abort the COPY, so rows that might fail are left out (NULL), conservatively:
-        // any \u0000 or surrogate escape, 5-digit exponents, 10,000 or more brackets.
+        // any \u0000 or surrogate escape, 5-digit exponents, 10,000 or more brackets, and
+        // runs of 255 or more digits (numeric allows 131,072 digits before the point and
+        // 16,383 after: shorter runs with a 4-digit exponent stay within both).
         ColumnKind::Json => format!(
             "CASE WHEN {col}::text !~* '\\\\u(0000|d[89a-f])' AND {col}::text !~ '[0-9][eE][+-]?[0-9]{{5}}' \
              AND length({col}::text) - length(translate({col}::text, '[{{', '')) < 10000 \
+             AND (length({col}::text) < 255 OR {col}::text !~ '[0-9]{{255}}') \
              THEN {col}::jsonb::text END"
         ),
         ColumnKind::Text => "NULL::text".to_owned(),
@@ -239,9 +253,18 @@ pub fn scan_with(
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
     report.shard = opts.shard.map(|(k, n)| [k, n]);
+    report.key_column.clone_from(&opts.key);
+    report.where_fingerprint = opts.where_sql.as_deref().map(live::where_fingerprint);
+    report.limit = opts.limit;
     let total: i64 = client
         .query_one(plan.count_sql.as_str(), &[])
-        .map_err(|e| scrub(&e))?
+        .map_err(|e| match scrub(&e) {
+            // The first statement that runs the condition: say where the error comes from.
+            PgError::Server(m) if opts.where_sql.is_some() => {
+                PgError::Server(format!("counting the rows to scan (with --where): {m}"))
+            }
+            e => e,
+        })?
         .get(0);
     report.rows_total = total.max(0) as u64;
     let started = Instant::now();
@@ -263,7 +286,9 @@ pub fn scan_with(
     report.peak_rss_bytes = peak_rss_bytes();
     match result {
         Ok(()) => {
-            let _ = client.batch_execute("COMMIT");
+            // ROLLBACK, not COMMIT: whatever `--where` managed to do despite READ ONLY
+            // (e.g. `lo_create`, which PostgreSQL allows there) is discarded.
+            let _ = client.batch_execute(END);
             report.complete = true;
         }
         Err(e) => {
@@ -391,7 +416,7 @@ pub fn scan_parallel(
             .collect()
     });
     if let Some(mut client) = holder {
-        let _ = client.batch_execute("COMMIT");
+        let _ = client.batch_execute(END);
     }
     let mut reports = Vec::new();
     for r in results {

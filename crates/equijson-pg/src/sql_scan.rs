@@ -145,7 +145,7 @@ pub fn compare(
         }
     }
     drop(rows);
-    let _ = client.batch_execute("COMMIT");
+    let _ = client.batch_execute(crate::scan::END);
     Ok(pass)
 }
 

@@ -511,6 +511,18 @@ pub struct ScanReport {
     pub dto: String,
     /// Shard `[k, n]` (1-based k) when the scan was one slice of the table.
     pub shard: Option<[u32; 2]>,
+    /// The key column (`--key`): it names the rows, and shards are buckets of its hash;
+    /// without one, rows are numbered and shards are buckets of heap blocks. Shard reports
+    /// merge only when this is the same.
+    #[serde(default)]
+    pub key_column: Option<String>,
+    /// A fingerprint of the `--where` condition ([`where_fingerprint`]; not the SQL, which
+    /// may quote values). Shard reports merge only when this is the same.
+    #[serde(default)]
+    pub where_fingerprint: Option<String>,
+    /// `--limit`, when given (per shard). Shard reports merge only when this is the same.
+    #[serde(default)]
+    pub limit: Option<u64>,
     /// Rows matching the scan when it started (`count(*)`, with `--where`, shard and limit).
     pub rows_total: u64,
     /// Rows read and checked.
@@ -540,6 +552,19 @@ pub struct ScanReport {
     pub error: Option<String>,
 }
 
+/// A fingerprint of a `--where` condition (FNV-1a, 64 bits, in hex), so that shard
+/// reports can be checked for the same filter without the report quoting it. It tells
+/// filters apart; it does not keep a short condition secret.
+#[must_use]
+pub fn where_fingerprint(sql: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in sql.trim().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 impl ScanReport {
     /// An empty report for `table.column` decoded as `dto`.
     #[must_use]
@@ -550,6 +575,9 @@ impl ScanReport {
             column_type: None,
             dto: dto.to_owned(),
             shard: None,
+            key_column: None,
+            where_fingerprint: None,
+            limit: None,
             rows_total: 0,
             rows_read: 0,
             complete: false,
@@ -626,32 +654,37 @@ impl ScanReport {
     /// shards `1..=n` of the same `n` of one table and column, each present exactly once.
     ///
     /// # Errors
-    /// When the reports are of different tables, columns or DTOs, or mix shard counts.
+    /// As [`Self::merge_labeled`] (reports named `report 1`, `report 2`, ...).
     pub fn merge(reports: &[ScanReport]) -> Result<ScanReport, String> {
-        let Some(first) = reports.first() else {
+        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
+        let labeled: Vec<(&str, &ScanReport)> =
+            labels.iter().map(String::as_str).zip(reports).collect();
+        Self::merge_labeled(&labeled)
+    }
+
+    /// [`Self::merge`] with a label per report (a file name) for the messages.
+    ///
+    /// # Errors
+    /// When the reports are of different tables, columns or DTOs, mix shard counts, or
+    /// were sliced differently (key column, `--where`, `--limit`): the message names the
+    /// first report and the one that differs.
+    pub fn merge_labeled(reports: &[(&str, &ScanReport)]) -> Result<ScanReport, String> {
+        let Some(&(first_label, first)) = reports.first() else {
             return Err("no reports to merge".to_owned());
         };
         let mut out = ScanReport::new(&first.table, &first.column, &first.dto);
         out.column_type = first.column_type;
+        out.key_column.clone_from(&first.key_column);
+        out.where_fingerprint.clone_from(&first.where_fingerprint);
+        out.limit = first.limit;
         let n = first.shard.map(|s| s[1]);
         let mut seen = BTreeMap::new();
         let mut complete = true;
         let mut errors = Vec::new();
-        for r in reports {
-            if r.table != first.table || r.column != first.column || r.dto != first.dto {
-                return Err(format!(
-                    "cannot merge a scan of {}.{} as {} with one of {}.{} as {}",
-                    first.table, first.column, first.dto, r.table, r.column, r.dto
-                ));
-            }
-            if r.shard.map(|s| s[1]) != n {
-                return Err(
-                    "reports of different shard counts (or sharded and unsharded) cannot be merged"
-                        .to_owned(),
-                );
-            }
+        for &(label, r) in reports {
+            Self::check_mergeable((first_label, first), (label, r))?;
             if let Some([k, _]) = r.shard {
-                *seen.entry(k).or_insert(0u32) += 1;
+                seen.entry(k).or_insert_with(Vec::new).push(label);
             }
             complete &= r.complete;
             if let Some(e) = &r.error {
@@ -674,16 +707,19 @@ impl ScanReport {
         match n {
             Some(n) => {
                 let missing: Vec<u32> = (1..=n).filter(|k| !seen.contains_key(k)).collect();
-                let doubled: Vec<u32> = seen
+                let doubled: Vec<String> = seen
                     .iter()
-                    .filter(|(_, c)| **c > 1)
-                    .map(|(k, _)| *k)
+                    .filter(|(_, ls)| ls.len() > 1)
+                    .map(|(k, ls)| format!("shard {k}/{n} in {}", ls.join(", ")))
                     .collect();
                 if !missing.is_empty() {
                     errors.push(format!("shards missing: {missing:?} of {n}"));
                 }
                 if !doubled.is_empty() {
-                    errors.push(format!("shards given more than once: {doubled:?}"));
+                    errors.push(format!(
+                        "shards given more than once: {}",
+                        doubled.join("; ")
+                    ));
                 }
                 complete &= missing.is_empty() && doubled.is_empty();
             }
@@ -703,6 +739,58 @@ impl ScanReport {
             0.0
         };
         Ok(out)
+    }
+
+    /// Why `r` (named `label`) cannot be merged with `first`, if it cannot: another table,
+    /// column or DTO, another shard count, or shards cut differently.
+    fn check_mergeable(
+        (first_label, first): (&str, &ScanReport),
+        (label, r): (&str, &ScanReport),
+    ) -> Result<(), String> {
+        let shard_of = |r: &ScanReport| {
+            r.shard
+                .map_or_else(|| "unsharded".to_owned(), |[k, n]| format!("shard {k}/{n}"))
+        };
+        let slicing = |r: &ScanReport| {
+            format!(
+                "{}, {}, {}",
+                r.key_column.as_deref().map_or_else(
+                    || "no --key (heap blocks)".to_owned(),
+                    |k| format!("--key {k}")
+                ),
+                r.where_fingerprint
+                    .as_deref()
+                    .map_or_else(|| "no --where".to_owned(), |w| format!("--where #{w}")),
+                r.limit
+                    .map_or_else(|| "no --limit".to_owned(), |l| format!("--limit {l}"))
+            )
+        };
+        if r.table != first.table || r.column != first.column || r.dto != first.dto {
+            return Err(format!(
+                "cannot merge {label} (a scan of {}.{} as {}) with {first_label} (a scan of {}.{} as {})",
+                r.table, r.column, r.dto, first.table, first.column, first.dto
+            ));
+        }
+        if r.shard.map(|s| s[1]) != first.shard.map(|s| s[1]) {
+            return Err(format!(
+                "cannot merge {label} ({}) with {first_label} ({}): different shard counts \
+                 (or sharded and unsharded)",
+                shard_of(r),
+                shard_of(first)
+            ));
+        }
+        if r.key_column != first.key_column
+            || r.where_fingerprint != first.where_fingerprint
+            || r.limit != first.limit
+        {
+            return Err(format!(
+                "cannot merge {label} ({}) with {first_label} ({}): the shards were cut \
+                 differently, so they need not cover each row once",
+                slicing(r),
+                slicing(first)
+            ));
+        }
+        Ok(())
     }
 
     /// A readable multi-line account.
