@@ -20,39 +20,37 @@ const VERSION_DIFFERENCES: &[(u32, u32, &str)] = &[
     (16, u32::MAX, "0e1073741823"),
 ];
 
-fn rows(name: &str) -> Vec<Vec<u8>> {
+#[path = "../../equijson/tests/shared/table_notation.rs"]
+mod table_notation;
+use table_notation::unescape;
+
+/// The TAB-separated fields of every data line (not blank, not a comment) of a jsonb table.
+fn table(name: &str) -> Vec<Vec<String>> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/data/jsonb")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("jsonb table");
     text.lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| decode(l.split('\t').next().expect("input column")))
+        .map(|l| l.split('\t').map(str::to_owned).collect())
         .collect()
 }
 
-/// The tables' notation: `\xHH` one raw byte, `\u{H..}` one character; other backslashes literal.
-fn decode(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let hex2 = |j: usize| b.get(j).is_some_and(u8::is_ascii_hexdigit);
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') && hex2(i + 2) && hex2(i + 3) {
-            out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).expect("hex"));
-            i += 4;
-        } else if b[i] == b'\\' && b.get(i + 1) == Some(&b'u') && b.get(i + 2) == Some(&b'{') {
-            let end = i + s[i..].find('}').expect("closing brace");
-            let c = char::from_u32(u32::from_str_radix(&s[i + 3..end], 16).expect("hex"))
-                .expect("scalar value");
-            out.extend_from_slice(c.to_string().as_bytes());
-            i = end + 1;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
+/// A table's inputs (its first column), decoded.
+fn rows(name: &str) -> Vec<Vec<u8>> {
+    table(name).iter().map(|f| unescape(&f[0])).collect()
+}
+
+/// What the server makes of `input` cast to jsonb: its text, or the error's SQLSTATE and
+/// message.
+fn server_jsonb(client: &mut postgres::Client, input: &str) -> Result<String, (String, String)> {
+    match client.query_one("SELECT $1::text::jsonb::text", &[&input]) {
+        Ok(row) => Ok(row.get(0)),
+        Err(e) => Err(match e.as_db_error() {
+            Some(db) => (db.code().code().to_owned(), db.message().to_owned()),
+            None => ("?".to_owned(), e.to_string()),
+        }),
     }
-    out
 }
 
 /// The error table's SQLSTATE and message, row by row (13, 14, 16 and 17 word every
@@ -62,28 +60,19 @@ fn recorded_error_messages_on_this_server_version() {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut client = connect(cluster.config()).expect("connect");
     let major = server_major(&mut client).expect("version");
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jsonb/errors.tsv");
-    let text = std::fs::read_to_string(&path).expect("errors.tsv");
     let mut checked = 0;
     let mut unexpected = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let mut f = line.split('\t');
-        let (Some(input), Some(code), Some(message)) = (f.next(), f.next(), f.next()) else {
-            panic!("bad row {line}");
+    for row in table("errors.tsv") {
+        let [input, code, message, ..] = &row[..] else {
+            panic!("bad row {row:?}");
         };
-        let Ok(input) = String::from_utf8(decode(input)) else {
+        let Ok(input) = String::from_utf8(unescape(input)) else {
             continue;
         };
         checked += 1;
-        let got = match client.query_one("SELECT $1::text::jsonb::text", &[&input]) {
-            Ok(row) => format!("stored {:.80}", row.get::<_, String>(0)),
-            Err(e) => match e.as_db_error() {
-                Some(db) => format!("{} {}", db.code().code(), db.message()),
-                None => format!("? {e}"),
-            },
+        let got = match server_jsonb(&mut client, &input) {
+            Ok(text) => format!("stored {text:.80}"),
+            Err((code, message)) => format!("{code} {message}"),
         };
         let want = format!("{code} {message}");
         if got == want {
@@ -149,32 +138,23 @@ fn version_table_on_this_server_version() {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut client = connect(cluster.config()).expect("connect");
     let major = server_major(&mut client).expect("version");
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jsonb/versions.tsv");
-    let text = std::fs::read_to_string(&path).expect("versions.tsv");
     let model = JsonbOptions::new().pg_major(major);
     let mut checked = 0;
     let mut unexpected = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let [input, old, new] = line.split('\t').collect::<Vec<_>>()[..] else {
-            panic!("bad row {line}");
+    for row in table("versions.tsv") {
+        let [input, old, new] = &row[..] else {
+            panic!("bad row {row:?}");
         };
         let want = if major >= 16 { new } else { old };
-        let got = match client.query_one("SELECT $1::text::jsonb::text", &[&input]) {
-            Ok(row) => format!("text {}", row.get::<_, String>(0)),
-            Err(e) => match e.as_db_error() {
-                Some(db) => format!("error {}", db.code().code()),
-                None => format!("? {e}"),
-            },
+        let got = match server_jsonb(&mut client, input) {
+            Ok(text) => format!("text {text}"),
+            Err((code, _)) => format!("error {code}"),
         };
         let modelled = match equijson::jsonb::normalize(input.as_bytes(), &model) {
             Ok(t) => format!("text {t}"),
             Err(e) => format!("error {}", e.code()),
         };
-        if got != want || modelled != want {
+        if got != *want || modelled != *want {
             unexpected.push(format!(
                 "{input}: recorded {want}, server {got}, model {modelled}"
             ));

@@ -23,44 +23,9 @@ use equijson::{
 const ERRORS_TSV: &str = include_str!("../../../tests/data/errors.tsv");
 const CANONICAL_TSV: &str = include_str!("../../../tests/data/canonical.tsv");
 
-/// Decodes the table notation: `\xHH` is one raw byte, `\u{H..}` one character as UTF-8,
-/// every other byte (including other backslashes) stands for itself.
-fn unescape(field: &str) -> Vec<u8> {
-    let b = field.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' {
-            if b.get(i + 1) == Some(&b'x') {
-                if let Some(h) = b.get(i + 2..i + 4) {
-                    if h.iter().all(u8::is_ascii_hexdigit) {
-                        let s = std::str::from_utf8(h).unwrap();
-                        out.push(u8::from_str_radix(s, 16).unwrap());
-                        i += 4;
-                        continue;
-                    }
-                }
-            }
-            if b.get(i + 1..i + 3) == Some(b"u{") {
-                let close = b[i + 3..]
-                    .iter()
-                    .position(|&c| c == b'}')
-                    .unwrap_or_else(|| panic!("unterminated \\u{{ in table field {field:?}"));
-                let hex = &field[i + 3..i + 3 + close];
-                let c = u32::from_str_radix(hex, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                    .unwrap_or_else(|| panic!("bad \\u{{{hex}}} in table field {field:?}"));
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                i += 3 + close + 1;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
-}
+#[path = "shared/table_notation.rs"]
+mod table_notation;
+use table_notation::unescape;
 
 /// Shows bytes for a failure message: valid UTF-8 as a Rust string literal, else hex-escaped.
 fn show(bytes: &[u8]) -> String {

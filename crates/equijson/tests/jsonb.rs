@@ -25,32 +25,9 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-/// The data files' notation: `\xHH` one raw byte, `\u{H..}` one character; other
-/// backslashes literal.
-fn decode(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\'
-            && b.get(i + 1) == Some(&b'x')
-            && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
-            && b.get(i + 3).is_some_and(u8::is_ascii_hexdigit)
-        {
-            out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).unwrap());
-            i += 4;
-        } else if b[i] == b'\\' && b.get(i + 1) == Some(&b'u') && b.get(i + 2) == Some(&b'{') {
-            let end = i + s[i..].find('}').expect("closing brace");
-            let c = char::from_u32(u32::from_str_radix(&s[i + 3..end], 16).unwrap()).unwrap();
-            out.extend_from_slice(c.to_string().as_bytes());
-            i = end + 1;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
+#[path = "shared/table_notation.rs"]
+mod table_notation;
+use table_notation::unescape;
 
 /// Data rows: the TAB-separated fields of every line that is not blank or a comment.
 fn rows(text: &str) -> Vec<Vec<&str>> {
@@ -77,8 +54,8 @@ fn normalize_table_matches_the_server() {
         let [input, expected, size] = row[..] else {
             panic!("bad row {row:?}");
         };
-        let input = decode(input);
-        let expected = decode(expected);
+        let input = unescape(input);
+        let expected = unescape(expected);
         let got = normalize(&input, &opts()).unwrap_or_else(|e| panic!("{row:?}: {e}"));
         assert_eq!(got.as_bytes(), expected, "{row:?}");
         let size: u64 = size.parse().unwrap();
@@ -108,7 +85,7 @@ fn normalized_shortcut_agrees_with_the_model_on_the_server_tables() {
     let (mut outputs, mut recognised) = (0usize, 0usize);
     for row in rows(&text) {
         for (i, field) in row[..2].iter().enumerate() {
-            let t = decode(field);
+            let t = unescape(field);
             let fast = jsonb::is_normalized(&t);
             if fast {
                 assert_eq!(normalize(&t, &opts()).unwrap().as_bytes(), t, "{row:?}");
@@ -124,7 +101,7 @@ fn normalized_shortcut_agrees_with_the_model_on_the_server_tables() {
     assert!(recognised * 10 > outputs * 9, "{recognised} of {outputs}");
     let text = data("errors.tsv");
     for row in rows(&text) {
-        assert!(!jsonb::is_normalized(&decode(row[0])), "{row:?}");
+        assert!(!jsonb::is_normalized(&unescape(row[0])), "{row:?}");
     }
 }
 
@@ -137,14 +114,14 @@ fn error_table_matches_the_server() {
         let [input, code, message, detail, context] = row[..] else {
             panic!("bad row {row:?}");
         };
-        let input = decode(input);
+        let input = unescape(input);
         let e = err(&input);
         assert_eq!(e.code(), code, "{row:?}: {e}");
         assert_eq!(e.sqlstate().code(), code);
         assert_eq!(e.message(), message, "{row:?}");
-        let detail = (!detail.is_empty()).then(|| decode(detail));
+        let detail = (!detail.is_empty()).then(|| unescape(detail));
         assert_eq!(e.detail().map(str::as_bytes), detail.as_deref(), "{row:?}");
-        let context = (!context.is_empty()).then(|| decode(context));
+        let context = (!context.is_empty()).then(|| unescape(context));
         assert_eq!(
             e.context().map(str::as_bytes),
             context.as_deref(),
@@ -175,7 +152,7 @@ fn version_table_matches_each_server_version() {
         let [input, old, new] = row[..] else {
             panic!("bad row {row:?}");
         };
-        let input = decode(input);
+        let input = unescape(input);
         assert_eq!(answer(&input, &opts()), old, "default, {row:?}");
         for major in [13, 14, 15] {
             let o = JsonbOptions::new().pg_major(major);
