@@ -520,6 +520,22 @@ pub fn scrub(message: &str, password: Option<&str>) -> String {
     }
 }
 
+/// The server's major version (`server_version_num / 10000`, e.g. 15 for 15.18), which the
+/// jsonb model follows.
+///
+/// # Errors
+/// [`PgError`] when the server cannot be asked.
+pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
+    let num: String = client
+        .query_one("SHOW server_version_num", &[])
+        .map_err(|e| classify(&e, None))?
+        .get(0);
+    Ok(num
+        .trim()
+        .parse::<u32>()
+        .map_or(equijson::jsonb::RECORDED_PG_MAJOR, |n| n / 10_000))
+}
+
 #[cfg(test)]
 mod tests {
     use super::password_in_url;

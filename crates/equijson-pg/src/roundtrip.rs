@@ -17,7 +17,7 @@ use equijson::props::{CaseDigest, PropsConfig};
 use postgres::Client;
 use serde::Serialize;
 
-use crate::connect::{PgError, classify};
+use crate::connect::{PgError, classify, server_major};
 use crate::wire::{JsonParam, Raw};
 
 /// The temporary table (session-private; every statement names it `pg_temp.`, so a user
@@ -402,20 +402,4 @@ impl RoundtripReport {
         let _ = writeln!(s, "digest: {}", self.digest);
         s
     }
-}
-
-/// The server's major version (`server_version_num / 10000`, e.g. 15 for 15.18), which the
-/// jsonb model follows.
-///
-/// # Errors
-/// [`PgError`] when the server cannot be asked.
-pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
-    let num: String = client
-        .query_one("SHOW server_version_num", &[])
-        .map_err(|e| classify(&e, None))?
-        .get(0);
-    Ok(num
-        .trim()
-        .parse::<u32>()
-        .map_or(equijson::jsonb::RECORDED_PG_MAJOR, |n| n / 10_000))
 }

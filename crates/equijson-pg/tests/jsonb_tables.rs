@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use equijson::jsonb::JsonbOptions;
 use equijson_pg::cluster::EphemeralCluster;
-use equijson_pg::connect::connect;
-use equijson_pg::roundtrip::{Session, server_major};
+use equijson_pg::connect::{connect, server_major};
+use equijson_pg::roundtrip::Session;
 
 /// Inputs of the recorded error table on which a server version answers otherwise than
 /// 15.18: (first major, last major, input). Observed with the binaries pinned in
