@@ -287,10 +287,6 @@ impl Error {
     /// level names its JSON pointer: `duplicate object key "b" at "/a/b"`.
     #[must_use]
     pub fn message(&self) -> String {
-        self.to_string_without_location()
-    }
-
-    fn to_string_without_location(&self) -> String {
         match (&self.inner.kind, &self.inner.member) {
             (ErrorKind::DuplicateKey(name), Some(p)) if nested(p, name) => {
                 format!("{} at {}", self.inner.kind, Quoted(p))
@@ -305,7 +301,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.inner.location {
             Some(Location::Text { line, column, .. }) => {
-                write!(f, "{line}:{column}: {}", self.to_string_without_location())
+                write!(f, "{line}:{column}: {}", self.message())
             }
             Some(Location::Pointer(p)) => write!(f, "at {}: {}", Quoted(p), self.inner.kind),
             None => fmt::Display::fmt(&self.inner.kind, f),
