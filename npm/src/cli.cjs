@@ -230,6 +230,11 @@ function locatedLine(name, number, e) {
   return e.column !== undefined ? `${name}:${number}:${e.column}: error: ${e.reason}` : `${name}:${number}: error: ${e.message}`;
 }
 
+/** The buffers as one of `length` bytes (the only one itself, without a copy). */
+function joined(buffers, length) {
+  return buffers.length === 1 ? buffers[0] : Buffer.concat(buffers, length);
+}
+
 /**
  * `--lines`: every line of every input is one document; one canonical document and a
  * newline per line. Memory: the current line and the output not yet written.
@@ -243,7 +248,7 @@ async function runLines(opts, state) {
   };
   const flush = async () => {
     if (outLen === 0) return;
-    const chunk = out.length === 1 ? out[0] : Buffer.concat(out, outLen);
+    const chunk = joined(out, outLen);
     out = [];
     outLen = 0;
     await emit(chunk);
@@ -322,7 +327,7 @@ async function runLines(opts, state) {
             pending += chunk.length - start;
           } else {
             pieces.push(chunk.subarray(start, nl));
-            const bytes = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, pending + nl - start);
+            const bytes = joined(pieces, pending + nl - start);
             pieces = [];
             pending = 0;
             if (!line(bytes, true)) {
@@ -343,7 +348,7 @@ async function runLines(opts, state) {
       throw e;
     }
     // The last line needs no newline.
-    if (pending > 0 && !line(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, pending), false)) {
+    if (pending > 0 && !line(joined(pieces, pending), false)) {
       await flush();
       return;
     }
@@ -366,7 +371,6 @@ async function main() {
     process.exitCode = state.status;
     return;
   }
-  let status = SUCCESS;
   const SECOND_VALUE = /^[{["\-0-9tfn]$/;
   for (const file of opts.files) {
     const name = file === '-' ? '<stdin>' : file;
@@ -376,13 +380,11 @@ async function main() {
       input = file === '-' ? await readStdin() : readFile(file);
     } catch (e) {
       process.stderr.write(`${name}: error: cannot read: ${ioMessage(e)}\n`);
-      status = Math.max(status, ENVIRONMENT);
-      state.status = status;
+      state.status = Math.max(state.status, ENVIRONMENT);
     }
     if (input instanceof TooLarge) {
       process.stderr.write(`${input.message(name)}\n`);
-      status = Math.max(status, INVALID);
-      state.status = status;
+      state.status = Math.max(state.status, INVALID);
       input = null;
     }
     if (input !== null) {
@@ -396,16 +398,15 @@ async function main() {
         if (e.kind === 'TrailingCharacters' && e.offset !== undefined && SECOND_VALUE.test(String.fromCharCode(input[e.offset]))) {
           process.stderr.write(`${name}: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson --lines\`\n`);
         }
-        status = Math.max(status, INVALID);
+        state.status = Math.max(state.status, INVALID);
         out = new Uint8Array(0);
       }
     }
-    state.status = status;
     if (opts.check) continue;
     process.stdout.write(out);
     if (several) process.stdout.write('\n');
   }
-  process.exitCode = status;
+  process.exitCode = state.status;
 }
 
 main().catch((e) => {
