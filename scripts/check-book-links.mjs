@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// Checks the internal links of the book (docs/src), the front page (README.md), CHANGELOG.md
+// and the crates' READMEs: every relative link names a file that exists, and every `#anchor`
+// is a heading of its target (ids as mdBook and GitHub make them). Also: every page under
+// docs/src is listed in SUMMARY.md, and every page SUMMARY.md lists exists.
+//
+// Usage: node scripts/check-book-links.mjs [ROOT]   (ROOT: the repository, default: cwd)
+// Exit 0 when everything resolves, 1 with one line per broken link otherwise.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve(process.argv[2] ?? '.');
+
+/** Every `.md` file under `dir`, recursively. */
+function markdownFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...markdownFiles(path));
+    else if (entry.name.endsWith('.md')) out.push(path);
+  }
+  return out.sort();
+}
+
+/** The text outside fenced code blocks, line by line (code lines become empty lines). */
+function proseLines(text) {
+  let fence = null;
+  return text.split('\n').map((line) => {
+    const m = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (m) {
+      if (fence === null) fence = m[1];
+      else if (m[1].startsWith(fence)) fence = null;
+      return '';
+    }
+    return fence === null ? line : '';
+  });
+}
+
+/** A line without its inline code spans (links inside code are not links). */
+function withoutCode(line) {
+  return line.replace(/(`+)[\s\S]*?\1/g, (s) => ' '.repeat(s.length));
+}
+
+/** The heading's id, as mdBook's `id_from_content` / `normalize_id` make it. */
+function headingId(text) {
+  const content = text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links: their text
+    .replace(/<[^>]+>/g, '') // inline HTML tags
+    .replace(/[`*]/g, '') // code and emphasis markers
+    .trim();
+  let id = '';
+  for (const ch of content) {
+    if (/[\p{L}\p{N}_-]/u.test(ch)) id += ch.length === 1 ? ch.toLowerCase() : ch;
+    else if (/\s/u.test(ch)) id += '-';
+  }
+  return id;
+}
+
+const anchorsCache = new Map();
+/** The ids of the headings of a markdown file (duplicates get -1, -2, ... as in mdBook). */
+function anchorsOf(file) {
+  if (anchorsCache.has(file)) return anchorsCache.get(file);
+  const seen = new Map();
+  const ids = new Set();
+  for (const line of proseLines(readFileSync(file, 'utf8'))) {
+    const m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!m) continue;
+    const base = headingId(m[2]);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    ids.add(n === 0 ? base : `${base}-${n}`);
+  }
+  for (const line of proseLines(readFileSync(file, 'utf8'))) {
+    for (const m of line.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) ids.add(m[1]);
+  }
+  anchorsCache.set(file, ids);
+  return ids;
+}
+
+const files = [
+  ...markdownFiles(join(root, 'docs', 'src')),
+  join(root, 'README.md'),
+  join(root, 'CHANGELOG.md'),
+  join(root, 'npm', 'README.md'),
+  join(root, 'web', 'README.md'),
+  ...readdirSync(join(root, 'crates'))
+    .map((c) => join(root, 'crates', c, 'README.md'))
+    .filter((p) => existsSync(p)),
+].filter((p) => existsSync(p));
+
+const problems = [];
+let checked = 0;
+for (const file of files) {
+  const lines = proseLines(readFileSync(file, 'utf8'));
+  lines.forEach((raw, i) => {
+    const line = withoutCode(raw);
+    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+      const target = m[1];
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, ...
+      checked += 1;
+      const where = `${relative(root, file)}:${i + 1}`;
+      const hash = target.indexOf('#');
+      const pathPart = hash < 0 ? target : target.slice(0, hash);
+      const anchor = hash < 0 ? null : decodeURIComponent(target.slice(hash + 1));
+      const dest = pathPart === '' ? file : resolve(dirname(file), decodeURIComponent(pathPart));
+      if (!existsSync(dest)) {
+        problems.push(`${where}: link to ${target}: ${relative(root, dest)} does not exist`);
+        continue;
+      }
+      if (anchor !== null) {
+        if (statSync(dest).isDirectory() || !dest.endsWith('.md')) {
+          problems.push(`${where}: link to ${target}: an anchor into a file that is not markdown`);
+        } else if (!anchorsOf(dest).has(anchor)) {
+          problems.push(
+            `${where}: link to ${target}: ${relative(root, dest)} has no heading with id "${anchor}"`,
+          );
+        }
+      }
+    }
+  });
+}
+
+// SUMMARY.md lists every page, and only pages that exist.
+const src = join(root, 'docs', 'src');
+const summary = join(src, 'SUMMARY.md');
+const listed = new Set();
+for (const line of proseLines(readFileSync(summary, 'utf8'))) {
+  for (const m of line.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)) listed.add(resolve(src, m[1]));
+}
+for (const page of markdownFiles(src)) {
+  if (page !== summary && !listed.has(page)) {
+    problems.push(`docs/src/SUMMARY.md: ${relative(root, page)} is not listed (an orphan page)`);
+  }
+}
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(`check-book-links: ${p}`);
+  console.error(`check-book-links: ${problems.length} broken of ${checked} internal links`);
+  process.exit(1);
+}
+console.log(`check-book-links: ${checked} internal links in ${files.length} files resolve`);
