@@ -1,16 +1,25 @@
 #!/usr/bin/env node
 // Checks the internal links of the book (docs/src), the front page (README.md), CHANGELOG.md
-// and the crates' READMEs: every relative link names a file that exists, and every `#anchor`
-// is a heading of its target (ids as mdBook and GitHub make them). Also: every page under
-// docs/src is listed in SUMMARY.md, and every page SUMMARY.md lists exists.
+// and the other READMEs: every relative link (and every link into this repository's GitHub
+// tree) names a file that exists, and every `#anchor` is a heading of its target (ids as
+// mdBook and GitHub make them; with --html, also an id in the page mdBook built). Every page
+// under docs/src is listed in SUMMARY.md. Every `just RECIPE` in code names a recipe of the
+// justfile.
 //
-// Usage: node scripts/check-book-links.mjs [ROOT]   (ROOT: the repository, default: cwd)
-// Exit 0 when everything resolves, 1 with one line per broken link otherwise.
+// Usage: node scripts/check-book-links.mjs [--html BUILT_BOOK_DIR] [ROOT]
+//   ROOT: the repository (default: the current directory); BUILT_BOOK_DIR: `mdbook build`'s
+//   output (e.g. target/book), checked when given.
+// Exit 0 when everything resolves, 1 with one line per problem otherwise.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = resolve(process.argv[2] ?? '.');
+const args = process.argv.slice(2);
+const htmlAt = args.indexOf('--html');
+const htmlDir = htmlAt < 0 ? null : resolve(args.splice(htmlAt, 2)[1] ?? '');
+const root = resolve(args[0] ?? '.');
+const REPO_TREE = /^https:\/\/github\.com\/equijson\/equijson\/(?:blob|tree)\/main\/([^#?]*)(#.*)?$/;
 
 /** Every `.md` file under `dir`, recursively. */
 function markdownFiles(dir) {
@@ -89,6 +98,7 @@ const files = [
     .filter((p) => existsSync(p)),
 ].filter((p) => existsSync(p));
 
+const bookSrc = join(root, 'docs', 'src');
 const problems = [];
 let checked = 0;
 for (const file of files) {
@@ -96,8 +106,10 @@ for (const file of files) {
   lines.forEach((raw, i) => {
     const line = withoutCode(raw);
     for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1];
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, ...
+      let target = m[1];
+      const inRepo = REPO_TREE.exec(target);
+      if (inRepo) target = relative(dirname(file), join(root, inRepo[1])) + (inRepo[2] ?? '');
+      else if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, ...
       checked += 1;
       const where = `${relative(root, file)}:${i + 1}`;
       const hash = target.indexOf('#');
@@ -115,6 +127,13 @@ for (const file of files) {
           problems.push(
             `${where}: link to ${target}: ${relative(root, dest)} has no heading with id "${anchor}"`,
           );
+        } else if (htmlDir !== null && dest.startsWith(bookSrc)) {
+          const page = join(htmlDir, relative(bookSrc, dest).replace(/\.md$/, '.html'));
+          if (!existsSync(page)) {
+            problems.push(`${where}: link to ${target}: the built book has no ${relative(root, page)}`);
+          } else if (!readFileSync(page, 'utf8').includes(`id="${anchor}"`)) {
+            problems.push(`${where}: link to ${target}: ${relative(root, page)} has no id "${anchor}"`);
+          }
         }
       }
     }
@@ -134,9 +153,48 @@ for (const page of markdownFiles(src)) {
   }
 }
 
+// `just RECIPE` in code spans and code blocks names a recipe (`just --summary`; without
+// `just` on PATH, the justfile's recipe lines).
+function recipes() {
+  try {
+    return new Set(execFileSync('just', ['--summary'], { cwd: root, encoding: 'utf8' }).split(/\s+/));
+  } catch {
+    const names = new Set();
+    for (const line of readFileSync(join(root, 'justfile'), 'utf8').split('\n')) {
+      const m = /^@?([A-Za-z][A-Za-z0-9_-]*)(?:\s[^:=]*)?:(?!=)/.exec(line) ?? /^alias\s+([A-Za-z0-9_-]+)\s*:=/.exec(line);
+      if (m) names.add(m[1]);
+    }
+    return names;
+  }
+}
+const known = recipes();
+let justRefs = 0;
+for (const file of files) {
+  let fence = null;
+  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      fence = fence === null ? f[1] : f[1].startsWith(fence) ? null : fence;
+      return;
+    }
+    const code = fence !== null ? [line] : [...line.matchAll(/(`+)([\s\S]*?)\1/g)].map((c) => c[2]);
+    for (const c of code) {
+      for (const m of c.matchAll(/(?:^|[\s;&|(])just\s+([a-z][a-z0-9_-]*)/g)) {
+        justRefs += 1;
+        if (!known.has(m[1])) {
+          problems.push(`${relative(root, file)}:${i + 1}: \`just ${m[1]}\`: no such recipe in the justfile`);
+        }
+      }
+    }
+  });
+}
+
 if (problems.length > 0) {
   for (const p of problems) console.error(`check-book-links: ${p}`);
-  console.error(`check-book-links: ${problems.length} broken of ${checked} internal links`);
+  console.error(`check-book-links: ${problems.length} problems (${checked} internal links, ${justRefs} recipes checked)`);
   process.exit(1);
 }
-console.log(`check-book-links: ${checked} internal links in ${files.length} files resolve`);
+console.log(
+  `check-book-links: ${checked} internal links in ${files.length} files resolve` +
+    `${htmlDir === null ? '' : ' (also in the built book)'}; ${justRefs} \`just\` recipes named exist`,
+);
