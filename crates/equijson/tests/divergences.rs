@@ -549,30 +549,11 @@ fn pairs<K>(field: &str, parse: fn(&str) -> K) -> Vec<(K, String)> {
         .collect()
 }
 
-/// The input notation: `\xHH` is one raw byte, `\R{N}{text}` is `text` N times; every
-/// other byte (JSON escapes included) stands for itself.
-fn unescape(field: &str) -> Vec<u8> {
-    let b = field.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
-            let hex = &field[i + 2..i + 4];
-            out.push(u8::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("bad \\x{hex}")));
-            i += 4;
-        } else if field[i..].starts_with("\\R{") {
-            let rest = &field[i + 3..];
-            let (n, rest) = rest.split_once("}{").expect("\\R{N}{text}");
-            let (text, _) = rest.split_once('}').expect("\\R{N}{text}");
-            out.extend(text.as_bytes().repeat(n.parse().expect("repeat count")));
-            i += 3 + n.len() + 2 + text.len() + 1;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
+#[path = "shared/table_notation.rs"]
+mod table_notation;
+/// The input notation, shared with the other tables: `\xHH` is one raw byte, `\R{N}{text}`
+/// is `text` N times; every other byte (JSON escapes included) stands for itself.
+use table_notation::unescape;
 
 fn rows() -> Vec<Row> {
     CASES_TSV
