@@ -6,6 +6,10 @@
 use equijson::generate::{Gen, Style};
 use equijson::{Canonicalizer, Document, Options};
 
+#[path = "shared/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
+
 /// Canonicalize, validate and the tape agree on `input`: output or error (kind and offset).
 fn agree(c: &mut Canonicalizer, input: &[u8]) {
     let tape = Document::parse_with(input, c.options()).map(|d| d.to_canonical_vec());
@@ -177,13 +181,8 @@ fn large_objects_reorder_like_the_tape() {
 #[test]
 fn repeated_shapes_reorder_like_the_tape() {
     let alphabet = ["a", "b", "z", "é", "\u{e000}", "😀", "_", "0"];
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    let mut next = move |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let mut next = move |n: usize| r.below(n);
     let mut c = Canonicalizer::new(Options::default());
     for _ in 0..400 {
         let count = 1 + next(40);

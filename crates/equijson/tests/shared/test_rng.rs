@@ -1,7 +1,8 @@
 //! The one seeded generator of the tests' own randomness (`SplitMix64`): a case is
 //! reproducible from its seed, and the stream does not depend on the target's word size.
 //!
-//! Included by `#[path]` from `tests/entry_points.rs` and `tests/properties.rs`. It is kept
+//! Included by `#[path]` from `tests/entry_points.rs`, `tests/properties.rs`, `tests/jsonb.rs`
+//! and `tests/stream.rs`. It is kept
 //! apart from `equijson::generate::Rng` on purpose: the tests that use it check equijson
 //! against references of their own and draw their inputs without equijson's code.
 #![allow(dead_code, reason = "each test file uses the part it needs")]
