@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test differential web-verify
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test npm-bundlers differential web-verify
 
 # Check formatting.
 fmt-check:
@@ -222,3 +222,8 @@ pg-versions-quick *MAJORS:
 differential *SEEDS="1":
     cargo build -q --release --locked -p equijson-cli
     for s in {{SEEDS}}; do node scripts/differential/canon.mjs "$s" 20000 && node scripts/differential/inexact.mjs "$s" 20000; done
+
+# --- npm-toolchains ---
+# The npm package through esbuild, webpack, Vite, Rollup and workerd, run in node/Chromium/workerd.
+npm-bundlers: npm-pack
+    bash scripts/npm-bundlers.sh

@@ -1,0 +1,32 @@
+// Type tests (tsc, in package.test.mjs): init() and initSync() with each source they take,
+// through the main entry and equijson/slim.
+import { init, initSync, canonicalize, EquijsonError } from 'equijson';
+import * as slim from 'equijson/slim';
+
+declare const module: WebAssembly.Module;
+declare const bytes: Uint8Array;
+
+export async function ahead(): Promise<string> {
+  await init();
+  await init(module);
+  await init(bytes.buffer);
+  await init(fetch('/equijson.wasm'));
+  await init(new URL('https://example.org/equijson.wasm'));
+  await init('/equijson.wasm');
+  initSync();
+  initSync(module);
+  initSync(bytes);
+  await slim.init(new URL('equijson/equijson.wasm', import.meta.url));
+  slim.initSync(bytes);
+  try {
+    return canonicalize('{}') + slim.canonicalize('[]');
+  } catch (e) {
+    if (e instanceof EquijsonError && (e.kind === 'WasmBlocked' || e.kind === 'NotInitialized')) return e.message;
+    throw e;
+  }
+}
+
+// @ts-expect-error: initSync compiles nothing asynchronously: no Response
+initSync(fetch('/equijson.wasm'));
+// @ts-expect-error: not a source
+init(42);
