@@ -44,11 +44,14 @@ function toCommonJs(esm) {
     names.push(name);
     return `${kw} ${name}`;
   });
+  // `export { initSync, __wbg_init as default };`: `X as Y` exports X under Y.
   text = text.replace(/^export \{ ([\w$, ]+) \};\n/gm, (_, list) => {
-    names.push(...list.split(',').map((n) => n.trim()));
+    for (const item of list.split(',')) {
+      const [local, as] = item.trim().split(/\s+as\s+/);
+      names.push(as === undefined || as === local ? local : `${as}: ${local}`);
+    }
     return '';
   });
-  text = patch(text, 'export default __wbg_init;\n', '', 'the web glue (to CommonJS)');
   const left = /^\s*(import|export)\b|import\.meta/m.exec(text);
   if (left) throw new Error(`assemble: the web glue still has "${left[0]}" after the CommonJS conversion`);
   return `'use strict';\n${text}\nmodule.exports = { ${names.join(', ')} };\n`;

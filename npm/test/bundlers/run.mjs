@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import http from 'node:http';
 import net from 'node:net';
-import { join, normalize, dirname } from 'node:path';
+import { join, normalize, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import webpack from 'webpack';
@@ -158,6 +158,10 @@ function runNode(name, dir, entry) {
 function serve(dirs) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204);
+      return res.end();
+    }
     const [, which, ...rest] = url.pathname.split('/');
     const base = dirs[which];
     const file = base && normalize(join(base, rest.join('/') || 'index.html'));
@@ -215,7 +219,12 @@ function freePort() {
 
 async function runWorkerd(ok, blocked) {
   const ports = [await freePort(), await freePort()];
-  const worker = (b) => `(modules = [(name = "worker.mjs", esModule = embed "${b.dir}/worker.mjs")${existsSync(join(b.dir, 'equijson.wasm')) ? `, (name = "equijson.wasm", wasm = embed "${b.dir}/equijson.wasm")` : ''}], compatibilityDate = "2026-11-01")`;
+  // embed paths are relative to the config file.
+  const worker = (b) => {
+    const d = relative(outRoot, b.dir);
+    const wasm = existsSync(join(b.dir, 'equijson.wasm')) ? `, (name = "equijson.wasm", wasm = embed "${d}/equijson.wasm")` : '';
+    return `(modules = [(name = "worker.mjs", esModule = embed "${d}/worker.mjs")${wasm}], compatibilityDate = "2026-11-01")`;
+  };
   const config = join(outRoot, 'workerd.capnp');
   writeFileSync(
     config,
