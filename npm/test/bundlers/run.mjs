@@ -142,7 +142,7 @@ add('esbuild for workerd without the workerd condition (must fail clearly)', 'wo
 // ---- running them ------------------------------------------------------------------------------
 function check(name, got) {
   const text = JSON.stringify(got);
-  if (text !== JSON.stringify(want)) throw new Error(`${name}: got ${text.slice(0, 600)}\nwant ${JSON.stringify(want).slice(0, 600)}`);
+  if (text !== JSON.stringify(want)) throw new Error(`got ${text.slice(0, 600)}\nwant ${JSON.stringify(want).slice(0, 600)}`);
 }
 
 function runNode(name, dir, entry) {
@@ -151,7 +151,7 @@ function runNode(name, dir, entry) {
   cpSync(dir, alone, { recursive: true });
   const r = spawnSync(process.execPath, [join(alone, entry)], { cwd: alone, encoding: 'utf8' });
   rmSync(alone, { recursive: true, force: true });
-  if (r.status !== 0) throw new Error(`${name}: node exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`node exited ${r.status}: ${r.stderr}`);
   check(name, JSON.parse(r.stdout));
 }
 
@@ -186,26 +186,31 @@ async function runBrowsers(list) {
   });
   try {
     for (const [i, b] of list.entries()) {
-      const page = await browser.newPage();
-      const problems = [];
-      page.on('pageerror', (e) => problems.push(String(e)));
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-      await page.goto(`http://127.0.0.1:${server.address().port}/b${i}/`);
-      try {
-        await page.waitForFunction(() => window.result !== undefined, null, { timeout: 30000 });
-      } catch {
-        throw new Error(`${b.name}: no result in Chromium (${problems.join('; ')})`);
-      }
-      const got = await page.evaluate(() => window.result);
-      if (problems.length) throw new Error(`${b.name}: ${problems.join('; ')}`);
-      check(`${b.name} (Chromium)`, got);
-      await page.close();
-      console.log(`ok   ${b.name} (Chromium)`);
+      await attempt(`${b.name} (Chromium)`, () => runPage(browser, server, i, b));
     }
   } finally {
     await browser.close();
     server.close();
   }
+}
+
+/** Opens build `b` (served under /b<i>/) in a fresh page; its result must be the vectors'. */
+async function runPage(browser, server, i, b) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(`http://127.0.0.1:${server.address().port}/b${i}/`);
+  try {
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 30000 });
+  } catch {
+    throw new Error(`no result in Chromium (${problems.join('; ')})`);
+  }
+  const got = await page.evaluate(() => window.result);
+  await page.close();
+  if (problems.length) throw new Error(problems.join('; '));
+  check(`${b.name} (Chromium)`, got);
+  console.log(`ok   ${b.name} (Chromium)`);
 }
 
 function freePort() {
@@ -246,40 +251,61 @@ async function runWorkerd(ok, blocked) {
       }
       throw new Error(`workerd did not answer on ${port}: ${stderr}`);
     };
-    check(`${ok.name} (workerd)`, await get(ports[0]));
-    console.log(`ok   ${ok.name} (workerd)`);
-    const err = await get(ports[1]);
-    if (err.kind !== 'WasmBlocked' || !err.error.includes('"workerd" export condition')) {
-      throw new Error(`${blocked.name}: want a WasmBlocked EquijsonError naming the workerd condition, got ${JSON.stringify(err)}`);
-    }
-    console.log(`ok   ${blocked.name} (workerd: ${err.error.slice(0, 100)}...)`);
+    await attempt(`${ok.name} (workerd)`, async () => {
+      check(`${ok.name} (workerd)`, await get(ports[0]));
+      console.log(`ok   ${ok.name} (workerd)`);
+    });
+    await attempt(`${blocked.name} (workerd)`, async () => {
+      const err = await get(ports[1]);
+      if (err.kind !== 'WasmBlocked' || !err.error.includes('"workerd" export condition')) {
+        throw new Error(`want a WasmBlocked EquijsonError naming the workerd condition, got ${JSON.stringify(err)}`);
+      }
+      console.log(`ok   ${blocked.name} (workerd: ${err.error})`);
+    });
   } finally {
     child.kill('SIGTERM');
   }
 }
 
+// Every build runs even when one fails; all failures are listed at the end.
 const started = Date.now();
+const failures = [];
+async function attempt(name, f) {
+  try {
+    await f();
+  } catch (e) {
+    failures.push(name);
+    console.log(`FAIL ${name}: ${e.message}`);
+  }
+}
 const browsers = [];
 const workers = {};
 for (const [i, b] of builds.entries()) {
   b.dir = join(outRoot, String(i));
   mkdirSync(b.dir, { recursive: true });
-  const t = Date.now();
-  try {
-    await b.make(b.dir);
-  } catch (e) {
-    throw new Error(`${b.name}: the build failed: ${e.stack || e}`);
-  }
-  const ms = Date.now() - t;
-  if (b.kind === 'node') {
-    runNode(b.name, b.dir, b.entry);
-    console.log(`ok   ${b.name} (node; built in ${ms} ms)`);
-  } else if (b.kind === 'browser') {
-    browsers.push(b);
-  } else {
-    workers[b.kind] = b;
-  }
+  await attempt(b.name, async () => {
+    const t = Date.now();
+    try {
+      await b.make(b.dir);
+    } catch (e) {
+      throw new Error(`the build failed: ${e.stack || e}`);
+    }
+    const ms = Date.now() - t;
+    if (b.kind === 'node') {
+      runNode(b.name, b.dir, b.entry);
+      console.log(`ok   ${b.name} (node; built in ${ms} ms)`);
+    } else if (b.kind === 'browser') {
+      browsers.push(b);
+    } else {
+      workers[b.kind] = b;
+    }
+  });
 }
-await runBrowsers(browsers);
-await runWorkerd(workers.workerd, workers['workerd-blocked']);
-console.log(`npm-bundlers: ${builds.length} builds ran and printed the RFC 8785 vectors' outputs (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+await attempt('the browser bundles', () => runBrowsers(browsers));
+await attempt('the Worker bundles', () => runWorkerd(workers.workerd, workers['workerd-blocked']));
+const secs = ((Date.now() - started) / 1000).toFixed(1);
+if (failures.length > 0) {
+  console.error(`npm-bundlers: ${failures.length} failed: ${failures.join('; ')} (${secs} s)`);
+  process.exit(1);
+}
+console.log(`npm-bundlers: ${builds.length} builds ran and printed the RFC 8785 vectors' outputs (${secs} s)`);
