@@ -140,19 +140,19 @@ add('esbuild for workerd (conditions workerd, worker, browser)', 'workerd', work
 add('esbuild for workerd without the workerd condition (must fail clearly)', 'workerd-blocked', workerBuild(['worker', 'browser']));
 
 // ---- running them ------------------------------------------------------------------------------
-function check(name, got) {
+function check(got) {
   const text = JSON.stringify(got);
   if (text !== JSON.stringify(want)) throw new Error(`got ${text.slice(0, 600)}\nwant ${JSON.stringify(want).slice(0, 600)}`);
 }
 
-function runNode(name, dir, entry) {
+function runNode(dir, entry) {
   // A copy in a directory with no node_modules above it: the bundle alone.
   const alone = mkdtempSync(join(tmpdir(), 'equijson-bundle-'));
   cpSync(dir, alone, { recursive: true });
   const r = spawnSync(process.execPath, [join(alone, entry)], { cwd: alone, encoding: 'utf8' });
   rmSync(alone, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`node exited ${r.status}: ${r.stderr}`);
-  check(name, JSON.parse(r.stdout));
+  check(JSON.parse(r.stdout));
 }
 
 function serve(dirs) {
@@ -209,7 +209,7 @@ async function runPage(browser, server, i, b) {
   const got = await page.evaluate(() => window.result);
   await page.close();
   if (problems.length) throw new Error(problems.join('; '));
-  check(`${b.name} (Chromium)`, got);
+  check(got);
   console.log(`ok   ${b.name} (Chromium)`);
 }
 
@@ -252,7 +252,7 @@ async function runWorkerd(ok, blocked) {
       throw new Error(`workerd did not answer on ${port}: ${stderr}`);
     };
     await attempt(`${ok.name} (workerd)`, async () => {
-      check(`${ok.name} (workerd)`, await get(ports[0]));
+      check(await get(ports[0]));
       console.log(`ok   ${ok.name} (workerd)`);
     });
     await attempt(`${blocked.name} (workerd)`, async () => {
@@ -292,7 +292,7 @@ for (const [i, b] of builds.entries()) {
     }
     const ms = Date.now() - t;
     if (b.kind === 'node') {
-      runNode(b.name, b.dir, b.entry);
+      runNode(b.dir, b.entry);
       console.log(`ok   ${b.name} (node; built in ${ms} ms)`);
     } else if (b.kind === 'browser') {
       browsers.push(b);
