@@ -114,6 +114,12 @@ add('Vite SSR noExternal', 'node', (o) =>
     ssr: { noExternal: true },
     build: { ssr: join(app, 'node.mjs'), outDir: o, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'main.mjs' } } },
   }), 'main.mjs');
+add('Vite client', 'browser', (o) => {
+  writeFileSync(join(app, 'vite-inline.html'), page('./browser.mjs'));
+  return viteBuild({ ...quiet, configFile: false, root: app, base: './', build: { outDir: o, emptyOutDir: true, rollupOptions: { input: join(app, 'vite-inline.html') } } }).then(() => {
+    copyFileSync(join(o, 'vite-inline.html'), join(o, 'index.html'));
+  });
+});
 add('Vite client, equijson/slim (asset emitted)', 'browser', (o) => {
   writeFileSync(join(app, 'vite.html'), page('./slim.mjs'));
   return viteBuild({ ...quiet, configFile: false, root: app, base: './', build: { outDir: o, emptyOutDir: true, rollupOptions: { input: join(app, 'vite.html') } } }).then(() => {
