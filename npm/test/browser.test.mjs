@@ -241,11 +241,20 @@ test('Chromium: a CSP without wasm-unsafe-eval gives an EquijsonError that says 
       } catch (e) {
         out.push([e instanceof eq.EquijsonError, e.kind]);
       }
+      try {
+        await eq.init('/pkg/dist/nowhere.wasm');
+      } catch (e) {
+        out.push([e instanceof eq.EquijsonError, e.kind, e.message.replace(location.origin, 'ORIGIN')]);
+      }
       await eq.init();
       out.push(eq.sha256Hex(new TextEncoder().encode('{"b":1,"a":2}').buffer));
       return out;
     });
-    assert.deepEqual(s, [[true, 'NotInitialized'], node.sha256Hex('{"a":2,"b":1}')]);
+    assert.deepEqual(s, [
+      [true, 'NotInitialized'],
+      [true, 'NotInitialized', 'could not load ORIGIN/pkg/dist/nowhere.wasm: HTTP 404; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()'],
+      node.sha256Hex('{"a":2,"b":1}'),
+    ]);
     await slim.close();
   } finally {
     await browser.close();
