@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test npm-bundlers differential web-verify
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test npm-bundlers differential web-verify book
 
 # Check formatting.
 fmt-check:
@@ -23,9 +23,9 @@ clippy:
     CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
         cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
 
-# Unit, integration, property and doc tests.
+# Unit, integration, property and doc tests; PostgreSQL tests may not skip (EQUIJSON_REQUIRE_PG=1).
 test:
-    cargo test --workspace --locked
+    EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --workspace --locked
 
 # The ECMAScript number KAT at 1,000,000 and 10,000,000 lines (release mode).
 kat:
@@ -223,7 +223,16 @@ differential *SEEDS="1":
     cargo build -q --release --locked -p equijson-cli
     for s in {{SEEDS}}; do node scripts/differential/canon.mjs "$s" 20000 && node scripts/differential/inexact.mjs "$s" 20000; done
 
+# --- docs-book ---
+
+# The book: mdBook builds docs/ into target/book; every internal link and anchor resolves; its examples compile and run.
+book:
+    mdbook build docs
+    node scripts/check-book-links.mjs --html target/book
+    EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --locked -p equijson --test readme -p equijson-pg --test book -p equijson-cli --test book
+
 # --- npm-toolchains ---
+
 # The npm package through esbuild, webpack, Vite, Rollup and workerd, run in node/Chromium/workerd.
 npm-bundlers: npm-pack
     bash scripts/npm-bundlers.sh

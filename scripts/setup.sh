@@ -73,4 +73,11 @@ if [ ! -e web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt w
   (cd web && npm ci --no-audit --no-fund)
 fi
 
+# mdBook builds the book (docs/) in `just book`: pinned, without its serve/watch features.
+mdbook_want=0.5.4
+if [ "$( (mdbook --version 2>/dev/null || true) | awk '{print $2}')" != "v$mdbook_want" ]; then
+  say "installing mdbook $mdbook_want (about 3 to 5 minutes)"
+  cargo install mdbook --locked --version "$mdbook_want" --no-default-features --features search
+fi
+
 say "ok: $(cargo --version | cut -d' ' -f1-2), $(just --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), node $(node --version)"
