@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test differential web-verify book
+verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test npm-bundlers differential web-verify book
 
 # Check formatting.
 fmt-check:
@@ -230,3 +230,9 @@ book:
     mdbook build docs
     node scripts/check-book-links.mjs --html target/book
     EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --locked -p equijson --test readme -p equijson-pg --test book -p equijson-cli --test book
+
+# --- npm-toolchains ---
+
+# The npm package through esbuild, webpack, Vite, Rollup and workerd, run in node/Chromium/workerd.
+npm-bundlers: npm-pack
+    bash scripts/npm-bundlers.sh

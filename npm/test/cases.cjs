@@ -102,7 +102,7 @@ module.exports = function suite(lib, label) {
   const { canonicalize, canonicalizeBytes, canonicalizeValue, sha256Hex } = lib;
 
   test(`${label}: exports`, () => {
-    for (const name of ['canonicalize', 'canonicalizeBytes', 'canonicalizeValue', 'sha256Hex', 'releaseMemory', 'init']) {
+    for (const name of ['canonicalize', 'canonicalizeBytes', 'canonicalizeValue', 'sha256Hex', 'releaseMemory', 'init', 'initSync']) {
       assert.equal(typeof lib[name], 'function', name);
     }
     assert.equal(typeof lib.EquijsonError, 'function');
