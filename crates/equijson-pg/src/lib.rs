@@ -31,11 +31,14 @@ pub mod canonical_sql;
 pub mod cluster;
 pub mod connect;
 pub mod demo;
+pub mod libpq_env;
+pub mod report_seal;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
 pub mod sql_scan;
 pub mod tls;
+mod watchdog;
 pub mod wire;
 
 pub use cluster::{ClusterError, EphemeralCluster};
