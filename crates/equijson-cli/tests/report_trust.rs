@@ -442,7 +442,7 @@ fn hostile_keys_and_names_are_escaped_in_the_human_report() {
     assert!(out.contains("at key 7\\u{a} verdict: ok"), "{out}");
     assert!(out.contains("\\u{1b}[2J"), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("complete:")).count(), 1, "{out}");
-    assert!(!out.lines().any(|l| l.trim_start().starts_with("verdict:")), "{out}");
+    assert!(!out.lines().any(|l| l.trim_start() == "verdict: ok"), "{out}");
     // Names the user typed come back in errors escaped too.
     let o = run(
         &["pg", "scan", "--table", "no\u{1b}[2Jsuch\ntable: ok", "--column", "doc"],

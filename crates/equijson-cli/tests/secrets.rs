@@ -239,7 +239,7 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
 fn a_password_on_the_command_line_leaves_proc_cmdline() {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut admin = cluster.config().connect(postgres::NoTls).expect("connect");
-    let secret = "Cmd-Line-Secret-7";
+    let secret = "Qz7-Xv9-Wk3-Jb";
     admin
         .batch_execute(&format!(
             "CREATE TABLE t (id int, doc jsonb); INSERT INTO t VALUES (1, '{{}}'); \
@@ -294,7 +294,11 @@ fn a_password_on_the_command_line_leaves_proc_cmdline() {
     if let Some(mut e) = child.stderr.take() {
         let _ = e.read_to_string(&mut err);
     }
-    assert_eq!(status.code(), Some(0), "{err}");
+    let mut out = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut out);
+    }
+    assert_eq!(status.code(), Some(0), "{status}: {out}{err}");
     assert!(err.contains("warning: --database-url holds a password"), "{err}");
     assert!(pieces_in(&err, secret).is_empty(), "{err}");
 }

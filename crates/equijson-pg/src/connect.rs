@@ -618,8 +618,8 @@ fn check_url_shape(url: &str) -> Result<(), String> {
         let before_query = rest.split('?').next().unwrap_or(rest);
         if authority.matches('@').count() > 1 || before_query.matches('@').count() > 1 {
             return Err(
-                "more than one `@` before the host: percent-encode `@` in a user name or \
-                 password as %40 (or use PGPASSWORD / ~/.pgpass)"
+                "more than one `@` before the host: percent-encode the user name and \
+                 password (RFC 3986), or give the password in PGPASSWORD or ~/.pgpass"
                     .to_owned(),
             );
         }
