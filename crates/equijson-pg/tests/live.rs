@@ -407,6 +407,9 @@ fn findings_of(r: &equijson::live::ScanReport) -> String {
     r.elapsed_secs = 0.0;
     r.rows_per_sec = 0.0;
     r.peak_rss_bytes = 0;
+    if let Some(s) = r.source.as_mut() {
+        s.started_at.clear();
+    }
     serde_json::to_string_pretty(&r).expect("json")
 }
 
