@@ -76,12 +76,16 @@ pub(crate) fn plan(
                         moved.args.push(rest.into());
                         moved.env.push((ARGV_PASSWORD_ENV, password));
                     }
-                    None => moved.args.extend(args[start..=i.min(args.len() - 1)].iter().cloned()),
+                    None => moved
+                        .args
+                        .extend(args[start..=i.min(args.len() - 1)].iter().cloned()),
                 }
             }
             "--database-url-file" => {
                 let Some(path) = value(&mut i) else {
-                    moved.args.push(args[i - usize::from(inline.is_none())].clone());
+                    moved
+                        .args
+                        .push(args[i - usize::from(inline.is_none())].clone());
                     break;
                 };
                 file_given = true;
@@ -165,34 +169,66 @@ mod tests {
     fn passwords_and_url_files_leave_the_arguments() {
         let no_file = |_: &std::path::Path| Err(std::io::Error::other("no such file"));
         let m = plan(
-            &os(&["pg", "scan", "--database-url", "postgresql://me:p%40ss@h/db", "--table", "t"]),
+            &os(&[
+                "pg",
+                "scan",
+                "--database-url",
+                "postgresql://me:p%40ss@h/db",
+                "--table",
+                "t",
+            ]),
             &no_file,
         )
         .expect("plan")
         .expect("moved");
         assert_eq!(
             m.args,
-            os(&["pg", "scan", "--database-url", "postgresql://me@h/db", "--table", "t"])
+            os(&[
+                "pg",
+                "scan",
+                "--database-url",
+                "postgresql://me@h/db",
+                "--table",
+                "t"
+            ])
         );
         assert_eq!(m.env, [("EQUIJSON_ARGV_PASSWORD", "p@ss".to_owned())]);
-        let m = plan(&os(&["pg", "--database-url=host=h password='a b' user=u"]), &no_file)
-            .expect("plan")
-            .expect("moved");
+        let m = plan(
+            &os(&["pg", "--database-url=host=h password='a b' user=u"]),
+            &no_file,
+        )
+        .expect("plan")
+        .expect("moved");
         assert_eq!(m.args, os(&["pg", "--database-url", "host=h user=u"]));
         assert_eq!(m.env[0].1, "a b");
         // Nothing secret: nothing moves.
-        assert_eq!(plan(&os(&["pg", "--database-url", "host=h user=u"]), &no_file), Ok(None));
-        assert_eq!(plan(&os(&["canon", "--", "--database-url"]), &no_file), Ok(None));
+        assert_eq!(
+            plan(&os(&["pg", "--database-url", "host=h user=u"]), &no_file),
+            Ok(None)
+        );
+        assert_eq!(
+            plan(&os(&["canon", "--", "--database-url"]), &no_file),
+            Ok(None)
+        );
         let file = |_: &std::path::Path| Ok("postgresql://me:pw@h/db\n".to_owned());
         let m = plan(&os(&["pg", "--database-url-file", "/f", "scan"]), &file)
             .expect("plan")
             .expect("moved");
         assert_eq!(m.args, os(&["pg", "scan"]));
-        assert_eq!(m.env, [("EQUIJSON_DATABASE_URL", "postgresql://me:pw@h/db".to_owned())]);
+        assert_eq!(
+            m.env,
+            [(
+                "EQUIJSON_DATABASE_URL",
+                "postgresql://me:pw@h/db".to_owned()
+            )]
+        );
         let e = plan(&os(&["pg", "--database-url-file=/f"]), &no_file).expect_err("unreadable");
         assert!(e.contains("/f") && e.contains("no such file"), "{e}");
-        let e = plan(&os(&["--database-url", "h", "--database-url-file", "/f"]), &file)
-            .expect_err("both");
+        let e = plan(
+            &os(&["--database-url", "h", "--database-url-file", "/f"]),
+            &file,
+        )
+        .expect_err("both");
         assert!(e.contains("not both"), "{e}");
     }
 }

@@ -13,8 +13,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use equijson::live::ScanReport;
 use equijson::untrusted::escape;
 use equijson_pg::connect::{PgError, Target};
-use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
 use equijson_pg::report_seal;
+use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
 use equijson_pg::scan::{ScanOptions, parse_shard, scan_parallel};
 
 use crate::exit::Status;
@@ -65,9 +65,9 @@ enum PgCommand {
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ConnArgs {
-    /// Server to use (else EQUIJSON_DATABASE_URL, DATABASE_URL, libpq's PGHOST /
-    /// PGDATABASE / PGSERVICE, else an ephemeral cluster). Put no password here: use
-    /// PGPASSWORD, ~/.pgpass or --database-url-file.
+    /// Server to use (else `EQUIJSON_DATABASE_URL`, `DATABASE_URL`, libpq's `PGHOST` /
+    /// `PGDATABASE` / `PGSERVICE`, else an ephemeral cluster). Put no password here: use
+    /// `PGPASSWORD`, `~/.pgpass` or `--database-url-file`.
     #[arg(long, value_name = "URL", global = true)]
     pub(crate) database_url: Option<String>,
     /// Read the URL from the first line of FILE (keeps a password off the command line).
@@ -138,8 +138,8 @@ struct ScanArgs {
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
     /// Scan slice K of N (by key hash, else heap block); N shards cover every row once.
-    /// `auto`: K from JOB_COMPLETION_INDEX (0-based, a Kubernetes Indexed Job), N from
-    /// EQUIJSON_SHARD_COUNT.
+    /// `auto`: K from `JOB_COMPLETION_INDEX` (0-based, a Kubernetes Indexed Job), N from
+    /// `EQUIJSON_SHARD_COUNT`.
     #[arg(long, value_name = "K/N|auto", value_parser = parse_shard_arg)]
     shard: Option<ShardArg>,
     /// Read this exported snapshot (`SELECT pg_export_snapshot()` in a transaction kept
@@ -410,8 +410,8 @@ enum ReportCommand {
     /// complete only if every shard is complete and shards 1..N are each present once;
     /// reports of another table, column or DTO, cut differently (--key, --where,
     /// --limit), of another snapshot, cluster, table identity or key-changing setting
-    /// (TimeZone, DateStyle, ...), inconsistent in themselves, or whose digest does not
-    /// match (with EQUIJSON_REPORT_KEY set: not signed with it) are refused naming the
+    /// (`TimeZone`, `DateStyle`, ...), inconsistent in themselves, or whose digest does not
+    /// match (with `EQUIJSON_REPORT_KEY` set: not signed with it) are refused naming the
     /// files. Exit 0, 1 or 2 as `pg scan`.
     Merge(MergeArgs),
 }
@@ -523,12 +523,14 @@ fn shard_from(index: Option<&str>, count: Option<&str>) -> Result<(u32, u32), St
              the number of shards)"
         )
     })?;
-    let index: u32 = index.trim().parse().map_err(|_| {
-        format!("--shard auto: {SHARD_INDEX_ENV}={index:?} is not a number from 0")
-    })?;
-    let count: u32 = count.trim().parse().map_err(|_| {
-        format!("--shard auto: {SHARD_COUNT_ENV}={count:?} is not a number from 1")
-    })?;
+    let index: u32 = index
+        .trim()
+        .parse()
+        .map_err(|_| format!("--shard auto: {SHARD_INDEX_ENV}={index:?} is not a number from 0"))?;
+    let count: u32 = count
+        .trim()
+        .parse()
+        .map_err(|_| format!("--shard auto: {SHARD_COUNT_ENV}={count:?} is not a number from 1"))?;
     if count == 0 || index >= count {
         return Err(format!(
             "--shard auto: {SHARD_INDEX_ENV}={index} is not below {SHARD_COUNT_ENV}={count}"
@@ -541,10 +543,16 @@ fn shard_from(index: Option<&str>, count: Option<&str>) -> Result<(u32, u32), St
 mod tests {
     use super::shard_from;
 
+    /// `JOB_COMPLETION_INDEX`, `EQUIJSON_SHARD_COUNT`, `Ok((k, n))` or a word of the error.
+    type Row = (
+        Option<&'static str>,
+        Option<&'static str>,
+        Result<(u32, u32), &'static str>,
+    );
+
     #[test]
     fn auto_shard_reads_the_index_and_count_or_says_what_is_missing() {
-        // (JOB_COMPLETION_INDEX, EQUIJSON_SHARD_COUNT, Ok((k, n)) or a word of the error)
-        let table: &[(Option<&str>, Option<&str>, Result<(u32, u32), &str>)] = &[
+        let table: &[Row] = &[
             (Some("0"), Some("3"), Ok((1, 3))),
             (Some("2"), Some("3"), Ok((3, 3))),
             (Some(" 1 "), Some("2"), Ok((2, 2))),

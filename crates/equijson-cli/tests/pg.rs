@@ -543,8 +543,18 @@ fn merge_refuses_shards_cut_differently_and_names_the_files() {
     let shard = |name: &str, k: u32, extra: &[&str]| {
         let spec = format!("{k}/2");
         let mut args = vec![
-            "pg", "scan", "--table", "contacts", "--column", "doc", "--shard", &spec, "--snapshot",
-            &snapshot, "--format", "json",
+            "pg",
+            "scan",
+            "--table",
+            "contacts",
+            "--column",
+            "doc",
+            "--shard",
+            &spec,
+            "--snapshot",
+            &snapshot,
+            "--format",
+            "json",
         ];
         args.extend_from_slice(extra);
         let o = run(&args, &url);

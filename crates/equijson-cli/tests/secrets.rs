@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use equijson_pg::cluster::EphemeralCluster;
 
-/// Runs `equijson` with only the environment given (no DATABASE_URL, PG*, HOME of the
+/// Runs `equijson` with only the environment given (no `DATABASE_URL`, `PG*`, `HOME` of the
 /// test runner).
 fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_equijson"));
@@ -80,7 +80,22 @@ const PASSWORDS: &[&str] = &[
     " Xp@Qe Zk Vw ",
 ];
 
+/// A way to give the password: its name, the arguments, the environment.
+type Form<'a> = (&'a str, Vec<&'a str>, Vec<(&'a str, &'a str)>);
+/// A connection case: name, arguments, environment, exit status, words of the output.
+type Case<'a> = (
+    &'a str,
+    Vec<&'a str>,
+    Vec<(&'static str, String)>,
+    i32,
+    &'a str,
+);
+
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "every password through every form and every failure, in one cluster"
+)]
 fn no_piece_of_a_password_appears_in_any_output() {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut admin = cluster.config().connect(postgres::NoTls).expect("connect");
@@ -100,9 +115,16 @@ fn no_piece_of_a_password_appears_in_any_output() {
             ("good", "postgres", &port, true, true),
         ];
         for (case, db, p, role_has_it, works) in cases {
-            let role_pw = if role_has_it { (*pw).to_owned() } else { "other-Secret-9".to_owned() };
+            let role_pw = if role_has_it {
+                (*pw).to_owned()
+            } else {
+                "other-Secret-9".to_owned()
+            };
             admin
-                .batch_execute(&format!("ALTER ROLE equijson PASSWORD {}", sql_literal(&role_pw)))
+                .batch_execute(&format!(
+                    "ALTER ROLE equijson PASSWORD {}",
+                    sql_literal(&role_pw)
+                ))
                 .expect("alter role");
             let pgpass = dir.join("pgpass");
             std::fs::write(
@@ -112,21 +134,39 @@ fn no_piece_of_a_password_appears_in_any_output() {
             .expect("pgpass");
             std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600))
                 .expect("chmod");
-            let url = format!("postgresql://equijson:{}@127.0.0.1:{p}/{db}", percent_encode(pw));
-            let kv = format!("host=127.0.0.1 port={p} dbname={db} user=equijson password={}", kv_quote(pw));
+            let url = format!(
+                "postgresql://equijson:{}@127.0.0.1:{p}/{db}",
+                percent_encode(pw)
+            );
+            let kv = format!(
+                "host=127.0.0.1 port={p} dbname={db} user=equijson password={}",
+                kv_quote(pw)
+            );
             let bare = format!("postgresql://equijson@127.0.0.1:{p}/{db}");
             let url_file = dir.join("url");
             std::fs::write(&url_file, format!("{url}\n")).expect("url file");
             let url_file = url_file.to_string_lossy().into_owned();
             let pgpass = pgpass.to_string_lossy().into_owned();
             // (form, arguments, environment)
-            let forms: Vec<(&str, Vec<&str>, Vec<(&str, &str)>)> = vec![
+            let forms: Vec<Form<'_>> = vec![
                 ("url", vec!["--database-url", url.as_str()], vec![]),
                 ("key=value", vec!["--database-url", kv.as_str()], vec![]),
                 ("DATABASE_URL", vec![], vec![("DATABASE_URL", url.as_str())]),
-                ("url file", vec!["--database-url-file", url_file.as_str()], vec![]),
-                ("PGPASSWORD", vec!["--database-url", bare.as_str()], vec![("PGPASSWORD", *pw)]),
-                ("pgpass", vec!["--database-url", bare.as_str()], vec![("PGPASSFILE", pgpass.as_str())]),
+                (
+                    "url file",
+                    vec!["--database-url-file", url_file.as_str()],
+                    vec![],
+                ),
+                (
+                    "PGPASSWORD",
+                    vec!["--database-url", bare.as_str()],
+                    vec![("PGPASSWORD", *pw)],
+                ),
+                (
+                    "pgpass",
+                    vec!["--database-url", bare.as_str()],
+                    vec![("PGPASSFILE", pgpass.as_str())],
+                ),
             ];
             for (form, conn, env) in &forms {
                 let mut args = scan.to_vec();
@@ -134,15 +174,28 @@ fn no_piece_of_a_password_appears_in_any_output() {
                 let o = run_env(&args, env);
                 let all = text(&o);
                 let want = if works { 0 } else { 2 };
-                assert_eq!(o.status.code(), Some(want), "{case} via {form} with {pw:?}: {all}");
+                assert_eq!(
+                    o.status.code(),
+                    Some(want),
+                    "{case} via {form} with {pw:?}: {all}"
+                );
                 let leaked = pieces_in(&all, pw);
-                assert!(leaked.is_empty(), "{case} via {form}: {leaked:?} of {pw:?} in {all}");
+                assert!(
+                    leaked.is_empty(),
+                    "{case} via {form}: {leaked:?} of {pw:?} in {all}"
+                );
             }
         }
         // Unparsable URLs: the password is in the string the parser refuses.
         for bad in [
-            format!("postgresql://equijson:{}@127.0.0.1:{port}/postgres?bogus=1", percent_encode(pw)),
-            format!("postgresql://equijson:{}@127.0.0.1:abc/postgres", percent_encode(pw)),
+            format!(
+                "postgresql://equijson:{}@127.0.0.1:{port}/postgres?bogus=1",
+                percent_encode(pw)
+            ),
+            format!(
+                "postgresql://equijson:{}@127.0.0.1:abc/postgres",
+                percent_encode(pw)
+            ),
             format!("postgresql://equijson:{pw}@127.0.0.1:{port}/postgres"),
             format!("host=127.0.0.1 password={pw} port={port}"),
             format!("host=127.0.0.1 password={} port=abc", kv_quote(pw)),
@@ -161,6 +214,10 @@ fn no_piece_of_a_password_appears_in_any_output() {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one table of cases against one cluster"
+)]
 fn libpq_environment_and_password_file_work_as_in_libpq() {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut admin = cluster.config().connect(postgres::NoTls).expect("connect");
@@ -179,26 +236,43 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
         std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode)).expect("chmod");
         f.to_string_lossy().into_owned()
     };
-    let good = file("good", &format!("# comment\n*:{port}:*:equijson:env-Secret-1\n"), 0o600);
-    let open = file("open", &format!("*:{port}:*:equijson:env-Secret-1\n"), 0o644);
+    let good = file(
+        "good",
+        &format!("# comment\n*:{port}:*:equijson:env-Secret-1\n"),
+        0o600,
+    );
+    let open = file(
+        "open",
+        &format!("*:{port}:*:equijson:env-Secret-1\n"),
+        0o644,
+    );
     let escaped = file(
         "escaped",
-        &format!("127.0.0.1:{port}:postgres:nobody:wrong\n127.0.0.1:{port}:post*:equijson:wrong\n127.0.0.1\\:{port}:*:*:*:wrong\n*:*:postgres:equijson:env-Secret-1\n"),
+        &format!(
+            "127.0.0.1:{port}:postgres:nobody:wrong\n127.0.0.1:{port}:post*:equijson:wrong\n127.0.0.1\\:{port}:*:*:*:wrong\n*:*:postgres:equijson:env-Secret-1\n"
+        ),
         0o600,
     );
     let home = dir.join("home");
     std::fs::create_dir_all(&home).expect("home");
-    std::fs::write(home.join(".pgpass"), format!("*:*:*:*:env-Secret-1\n")).expect("pgpass");
+    std::fs::write(home.join(".pgpass"), "*:*:*:*:env-Secret-1\n").expect("pgpass");
     std::fs::set_permissions(home.join(".pgpass"), std::fs::Permissions::from_mode(0o600))
         .expect("chmod");
     let home = home.to_string_lossy().into_owned();
     let service = file(
         "services",
-        &format!("[other]\nport=1\n[mine]\nhost=127.0.0.1\nport={port}\nuser=equijson\ndbname=postgres\n"),
+        &format!(
+            "[other]\nport=1\n[mine]\nhost=127.0.0.1\nport={port}\nuser=equijson\ndbname=postgres\n"
+        ),
         0o644,
     );
     let scan = ["pg", "scan", "--table", "t", "--column", "doc"];
-    let tcp = [("PGHOST", "127.0.0.1"), ("PGPORT", port.as_str()), ("PGUSER", "equijson"), ("PGDATABASE", "postgres")];
+    let tcp = [
+        ("PGHOST", "127.0.0.1"),
+        ("PGPORT", port.as_str()),
+        ("PGUSER", "equijson"),
+        ("PGDATABASE", "postgres"),
+    ];
     let with = |extra: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
         tcp.iter()
             .map(|(k, v)| (*k, (*v).to_owned()))
@@ -209,19 +283,95 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
     let url_db_wins = format!("host=127.0.0.1 port={port} dbname=postgres user=equijson");
     // (case, extra arguments, environment, exit, words of the output)
     let pw = "env-Secret-1";
-    let cases: Vec<(&str, Vec<&str>, Vec<(&'static str, String)>, i32, &str)> = vec![
-        ("PG* and PGPASSWORD, no URL", vec![], with(&[("PGPASSWORD", pw)]), 0, "127.0.0.1"),
-        ("wrong PGPASSWORD", vec![], with(&[("PGPASSWORD", "nope")]), 2, "authentication failed"),
-        ("PGPASSFILE 0600", vec![], with(&[("PGPASSFILE", good.as_str())]), 0, "rows_read: 1"),
-        ("PGPASSFILE 0644 ignored", vec![], with(&[("PGPASSFILE", open.as_str())]), 2, "group or world access"),
-        ("escapes and wildcards", vec![], with(&[("PGPASSFILE", escaped.as_str())]), 0, "rows_read: 1"),
-        ("~/.pgpass", vec![], with(&[("HOME", home.as_str())]), 0, "rows_read: 1"),
-        ("PGSERVICE", vec![], vec![e("PGSERVICE", "mine"), e("PGSERVICEFILE", &service), e("PGPASSWORD", pw)], 0, "rows_read: 1"),
-        ("service= in the string", vec!["--database-url", "service=mine"], vec![e("PGSERVICEFILE", &service), e("PGPASSWORD", pw)], 0, "rows_read: 1"),
-        ("unknown service", vec!["--database-url", "service=nope"], vec![e("PGSERVICEFILE", &service)], 2, "service \"nope\" not found"),
-        ("the URL wins over PGDATABASE", vec!["--database-url", url_db_wins.as_str()], vec![e("PGDATABASE", "no_such_db"), e("PGPASSWORD", pw)], 0, "rows_read: 1"),
-        ("PGAPPNAME", vec!["--where", "current_setting('application_name') = 'my-app'"], with(&[("PGPASSWORD", pw), ("PGAPPNAME", "my-app")]), 0, "rows_read: 1"),
-        ("PGCONNECT_TIMEOUT bad", vec![], with(&[("PGCONNECT_TIMEOUT", "soon")]), 2, "connect_timeout"),
+    let cases: Vec<Case<'_>> = vec![
+        (
+            "PG* and PGPASSWORD, no URL",
+            vec![],
+            with(&[("PGPASSWORD", pw)]),
+            0,
+            "127.0.0.1",
+        ),
+        (
+            "wrong PGPASSWORD",
+            vec![],
+            with(&[("PGPASSWORD", "nope")]),
+            2,
+            "authentication failed",
+        ),
+        (
+            "PGPASSFILE 0600",
+            vec![],
+            with(&[("PGPASSFILE", good.as_str())]),
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "PGPASSFILE 0644 ignored",
+            vec![],
+            with(&[("PGPASSFILE", open.as_str())]),
+            2,
+            "group or world access",
+        ),
+        (
+            "escapes and wildcards",
+            vec![],
+            with(&[("PGPASSFILE", escaped.as_str())]),
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "~/.pgpass",
+            vec![],
+            with(&[("HOME", home.as_str())]),
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "PGSERVICE",
+            vec![],
+            vec![
+                e("PGSERVICE", "mine"),
+                e("PGSERVICEFILE", &service),
+                e("PGPASSWORD", pw),
+            ],
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "service= in the string",
+            vec!["--database-url", "service=mine"],
+            vec![e("PGSERVICEFILE", &service), e("PGPASSWORD", pw)],
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "unknown service",
+            vec!["--database-url", "service=nope"],
+            vec![e("PGSERVICEFILE", &service)],
+            2,
+            "service \"nope\" not found",
+        ),
+        (
+            "the URL wins over PGDATABASE",
+            vec!["--database-url", url_db_wins.as_str()],
+            vec![e("PGDATABASE", "no_such_db"), e("PGPASSWORD", pw)],
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "PGAPPNAME",
+            vec!["--where", "current_setting('application_name') = 'my-app'"],
+            with(&[("PGPASSWORD", pw), ("PGAPPNAME", "my-app")]),
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "PGCONNECT_TIMEOUT bad",
+            vec![],
+            with(&[("PGCONNECT_TIMEOUT", "soon")]),
+            2,
+            "connect_timeout",
+        ),
     ];
     for (case, extra, env, code, says) in &cases {
         let mut args = scan.to_vec();
@@ -251,9 +401,21 @@ fn a_password_on_the_command_line_leaves_proc_cmdline() {
     locker
         .batch_execute("BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE")
         .expect("lock");
-    let url = format!("postgresql://equijson:{secret}@127.0.0.1:{}/postgres", cluster.port());
+    let url = format!(
+        "postgresql://equijson:{secret}@127.0.0.1:{}/postgres",
+        cluster.port()
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
-        .args(["pg", "scan", "--table", "t", "--column", "doc", "--database-url", &url])
+        .args([
+            "pg",
+            "scan",
+            "--table",
+            "t",
+            "--column",
+            "doc",
+            "--database-url",
+            &url,
+        ])
         .env_remove("DATABASE_URL")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -274,17 +436,22 @@ fn a_password_on_the_command_line_leaves_proc_cmdline() {
         if waiting > 0 {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "the scan never reached the table");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the scan never reached the table"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).expect("cmdline");
     let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-    assert!(cmdline.contains("--database-url") && cmdline.contains("127.0.0.1"), "{cmdline}");
+    assert!(
+        cmdline.contains("--database-url") && cmdline.contains("127.0.0.1"),
+        "{cmdline}"
+    );
     assert!(pieces_in(&cmdline, secret).is_empty(), "{cmdline}");
     assert_eq!(
         std::fs::metadata(format!("/proc/{pid}/environ"))
-            .map(|m| m.permissions().mode() & 0o077)
-            .unwrap_or(1),
+            .map_or(1, |m| m.permissions().mode() & 0o077),
         0,
         "the environment holding the password is readable only by its owner"
     );
@@ -299,6 +466,9 @@ fn a_password_on_the_command_line_leaves_proc_cmdline() {
         let _ = o.read_to_string(&mut out);
     }
     assert_eq!(status.code(), Some(0), "{status}: {out}{err}");
-    assert!(err.contains("warning: --database-url holds a password"), "{err}");
+    assert!(
+        err.contains("warning: --database-url holds a password"),
+        "{err}"
+    );
     assert!(pieces_in(&err, secret).is_empty(), "{err}");
 }

@@ -247,8 +247,7 @@ impl Target {
         let written = password_in_url(url);
         let bad = |m: String| PgError::BadUrl(scrub_pieces(&m, written.as_deref()));
         check_url_shape(url).map_err(bad)?;
-        let (rest, taken) =
-            libpq_env::take_params(url, &["service", "passfile"]).map_err(bad)?;
+        let (rest, taken) = libpq_env::take_params(url, &["service", "passfile"]).map_err(bad)?;
         let explicit = split_tls_params(&rest).map_err(bad)?;
         let mut config = rest.parse::<ConnectConfig>().map_err(|e| match e {
             PgError::BadUrl(m) => bad(m),
@@ -669,9 +668,10 @@ impl Fill<'_> {
             }
             "passfile" if self.passfile.is_none() => self.passfile = Some(value.to_owned()),
             "connect_timeout" if pg.get_connect_timeout().is_none() => {
-                let secs: u64 = value.trim().parse().map_err(|_| {
-                    PgError::BadUrl(format!("invalid connect_timeout {value:?}"))
-                })?;
+                let secs: u64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| PgError::BadUrl(format!("invalid connect_timeout {value:?}")))?;
                 // As libpq: 0 means wait forever; below 2 seconds counts as 2.
                 if secs > 0 {
                     pg.connect_timeout(std::time::Duration::from_secs(secs.max(2)));
@@ -733,7 +733,9 @@ impl Fill<'_> {
         let host = match pg.get_hosts().first() {
             Some(postgres::config::Host::Tcp(h)) => h.clone(),
             // As libpq: the default socket directory matches `localhost`.
-            Some(postgres::config::Host::Unix(p)) if p == std::path::Path::new("/var/run/postgresql") => {
+            Some(postgres::config::Host::Unix(p))
+                if p == std::path::Path::new("/var/run/postgresql") =>
+            {
                 "localhost".to_owned()
             }
             Some(postgres::config::Host::Unix(p)) => p.display().to_string(),

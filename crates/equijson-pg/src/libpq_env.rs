@@ -57,10 +57,9 @@ pub fn service(name: &str, env: Env<'_>) -> Result<Vec<(String, String)>, String
     let user_file = env("PGSERVICEFILE")
         .map(PathBuf::from)
         .or_else(|| env("HOME").map(|h| Path::new(&h).join(".pg_service.conf")));
-    let sys_file = Path::new(
-        &env("PGSYSCONFDIR").unwrap_or_else(|| "/etc/postgresql-common".to_owned()),
-    )
-    .join("pg_service.conf");
+    let sys_file =
+        Path::new(&env("PGSYSCONFDIR").unwrap_or_else(|| "/etc/postgresql-common".to_owned()))
+            .join("pg_service.conf");
     for file in user_file.iter().chain(std::iter::once(&sys_file)) {
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
@@ -151,7 +150,13 @@ fn pgpass_fields(line: &str) -> Vec<(String, bool)> {
 /// The password of the first line of a password file matching `host`, `port`,
 /// `database` and `user` (`*` matches anything), as libpq reads it.
 #[must_use]
-pub fn pgpass_lookup(text: &str, host: &str, port: &str, database: &str, user: &str) -> Option<String> {
+pub fn pgpass_lookup(
+    text: &str,
+    host: &str,
+    port: &str,
+    database: &str,
+    user: &str,
+) -> Option<String> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .find_map(|line| {
@@ -208,10 +213,7 @@ pub fn password_from_file(
 ///
 /// # Errors
 /// When the string cannot be split (the message quotes no value).
-pub fn take_params(
-    url: &str,
-    keys: &[&str],
-) -> Result<(String, BTreeMap<String, String>), String> {
+pub fn take_params(url: &str, keys: &[&str]) -> Result<(String, BTreeMap<String, String>), String> {
     let mut taken = BTreeMap::new();
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         let Some((base, query)) = url.split_once('?') else {
@@ -305,7 +307,11 @@ mod tests {
             ("*", "5432", "d", "u", None),
         ];
         for (h, p, d, u, want) in table {
-            assert_eq!(pgpass_lookup(file, h, p, d, u).as_deref(), *want, "{h} {p} {d} {u}");
+            assert_eq!(
+                pgpass_lookup(file, h, p, d, u).as_deref(),
+                *want,
+                "{h} {p} {d} {u}"
+            );
         }
     }
 
@@ -325,19 +331,29 @@ mod tests {
 
     #[test]
     fn service_and_passfile_are_taken_out_and_passwords_removed() {
-        let (rest, taken) =
-            take_params("postgresql://u@h/d?service=s%20x&application_name=a", &["service"])
-                .expect("split");
+        let (rest, taken) = take_params(
+            "postgresql://u@h/d?service=s%20x&application_name=a",
+            &["service"],
+        )
+        .expect("split");
         assert_eq!(rest, "postgresql://u@h/d?application_name=a");
         assert_eq!(taken["service"], "s x");
-        let (rest, taken) =
-            take_params("host=h service='my svc' passfile=/p", &["service", "passfile"])
-                .expect("split");
+        let (rest, taken) = take_params(
+            "host=h service='my svc' passfile=/p",
+            &["service", "passfile"],
+        )
+        .expect("split");
         assert_eq!((rest.as_str(), taken.len()), ("host=h", 2));
         // (connection string, without its password)
         let table: &[(&str, Option<&str>)] = &[
-            ("postgresql://me:s%40c@h:5/db", Some("postgresql://me@h:5/db")),
-            ("postgresql://me:a/b@h/db?password=x&sslmode=require", Some("postgresql://me@h/db?sslmode=require")),
+            (
+                "postgresql://me:s%40c@h:5/db",
+                Some("postgresql://me@h:5/db"),
+            ),
+            (
+                "postgresql://me:a/b@h/db?password=x&sslmode=require",
+                Some("postgresql://me@h/db?sslmode=require"),
+            ),
             ("host=h password='a b' user=u", Some("host=h user=u")),
             ("postgresql://me@h/db", None),
             ("host=h user=u", None),

@@ -368,10 +368,29 @@ pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
 /// (a word of a password written unquoted with a space would otherwise be echoed).
 fn shown_key(key: &str) -> String {
     const KEYWORDS: &[&str] = &[
-        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service",
-        "connect_timeout", "application_name", "options", "sslmode", "sslrootcert",
-        "sslcert", "sslkey", "sslpassword", "sslcrl", "sslcrldir", "target_session_attrs",
-        "keepalives", "keepalives_idle", "channel_binding", "load_balance_hosts",
+        "host",
+        "hostaddr",
+        "port",
+        "dbname",
+        "user",
+        "password",
+        "passfile",
+        "service",
+        "connect_timeout",
+        "application_name",
+        "options",
+        "sslmode",
+        "sslrootcert",
+        "sslcert",
+        "sslkey",
+        "sslpassword",
+        "sslcrl",
+        "sslcrldir",
+        "target_session_attrs",
+        "keepalives",
+        "keepalives_idle",
+        "channel_binding",
+        "load_balance_hosts",
     ];
     if KEYWORDS.contains(&key) {
         format!("`{key}`")
@@ -445,8 +464,8 @@ pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String>
                 i += 1;
             }
         }
-        let value =
-            String::from_utf8(value).map_err(|_| format!("the value of {} is not UTF-8", shown_key(&key)))?;
+        let value = String::from_utf8(value)
+            .map_err(|_| format!("the value of {} is not UTF-8", shown_key(&key)))?;
         out.push((key, value, &s[start..i]));
     }
 }

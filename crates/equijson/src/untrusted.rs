@@ -76,7 +76,9 @@ mod tests {
                 assert_eq!(e, s);
             }
         }
-        for c in ['\n', '\r', '\u{1b}', '\u{7f}', '\u{85}', '\u{9b}', '\u{2028}', '\u{202e}'] {
+        for c in [
+            '\n', '\r', '\u{1b}', '\u{7f}', '\u{85}', '\u{9b}', '\u{2028}', '\u{202e}',
+        ] {
             assert!(is_unsafe(c), "{c:?}");
         }
     }

@@ -49,13 +49,29 @@ fn hand_edits_are_inconsistent() {
     type Edit = fn(&mut ScanReport);
     // (what the edit does, the edit, a word of the problem found)
     let table: &[(&str, Edit, &str)] = &[
-        ("rows_read lowered", |r| r.rows_read = 5, "rows_read 5 != rows_total 10"),
-        ("rows_total lowered", |r| r.rows_total = 9, "exceeds rows_total"),
+        (
+            "rows_read lowered",
+            |r| r.rows_read = 5,
+            "rows_read 5 != rows_total 10",
+        ),
+        (
+            "rows_total lowered",
+            |r| r.rows_total = 9,
+            "exceeds rows_total",
+        ),
         ("shard 4/3", |r| r.shard = Some([4, 3]), "shard 4/3"),
         ("shard 0/3", |r| r.shard = Some([0, 3]), "shard 0/3"),
         ("shard 1/0", |r| r.shard = Some([1, 0]), "shard 1/0"),
-        ("error with complete", |r| r.error = Some("lost".into()), "beside an error"),
-        ("divergences zeroed", |r| r.divergences = 0, "undeclared example"),
+        (
+            "error with complete",
+            |r| r.error = Some("lost".into()),
+            "beside an error",
+        ),
+        (
+            "divergences zeroed",
+            |r| r.divergences = 0,
+            "undeclared example",
+        ),
         (
             "an undeclared example added",
             |r| {
@@ -69,13 +85,25 @@ fn hand_edits_are_inconsistent() {
             },
             "undeclared examples on 2 rows",
         ),
-        ("a class count zeroed", |r| {
-            r.classes.insert("value-split".into(), 0);
-        }, "classes counts 0"),
+        (
+            "a class count zeroed",
+            |r| {
+                r.classes.insert("value-split".into(), 0);
+            },
+            "classes counts 0",
+        ),
         ("declared inflated", |r| r.declared = 50, "exceed rows_read"),
-        ("model_checked inflated", |r| r.model_checked = 11, "model_checked 11"),
+        (
+            "model_checked inflated",
+            |r| r.model_checked = 11,
+            "model_checked 11",
+        ),
         ("classes emptied", |r| r.classes.clear(), "cannot cover"),
-        ("divergences overflow", |r| r.divergences = u64::MAX, "exceed rows_read"),
+        (
+            "divergences overflow",
+            |r| r.divergences = u64::MAX,
+            "exceed rows_read",
+        ),
     ];
     for (what, edit, word) in table {
         let mut r = shard(2, 3);
@@ -83,9 +111,12 @@ fn hand_edits_are_inconsistent() {
         let p = r.problems();
         assert!(p.iter().any(|m| m.contains(word)), "{what}: {p:?}");
         // And merge refuses it, naming the report.
-        let e = ScanReport::merge_labeled(&[("a.json", &shard(1, 3)), ("b.json", &r)])
-            .expect_err(what);
-        assert!(e.contains("b.json") && e.contains("not a consistent"), "{what}: {e}");
+        let e =
+            ScanReport::merge_labeled(&[("a.json", &shard(1, 3)), ("b.json", &r)]).expect_err(what);
+        assert!(
+            e.contains("b.json") && e.contains("not a consistent"),
+            "{what}: {e}"
+        );
     }
 }
 
@@ -94,16 +125,32 @@ fn shards_of_other_snapshots_tables_or_settings_are_refused() {
     type Edit = fn(&mut ScanSource);
     // (what differs, the edit, words of the refusal)
     let table: &[(&str, Edit, &[&str])] = &[
-        ("snapshot", |s| s.snapshot = "751:760:755".into(), &["snapshot", "--snapshot"]),
-        ("TimeZone", |s| {
-            s.settings.insert("TimeZone".into(), "Asia/Tokyo".into());
-        }, &["TimeZone=Asia/Tokyo", "TimeZone=UTC"]),
-        ("DateStyle added", |s| {
-            s.settings.insert("DateStyle".into(), "SQL, DMY".into());
-        }, &["DateStyle"]),
+        (
+            "snapshot",
+            |s| s.snapshot = "751:760:755".into(),
+            &["snapshot", "--snapshot"],
+        ),
+        (
+            "TimeZone",
+            |s| {
+                s.settings.insert("TimeZone".into(), "Asia/Tokyo".into());
+            },
+            &["TimeZone=Asia/Tokyo", "TimeZone=UTC"],
+        ),
+        (
+            "DateStyle added",
+            |s| {
+                s.settings.insert("DateStyle".into(), "SQL, DMY".into());
+            },
+            &["DateStyle"],
+        ),
         ("relfilenode", |s| s.relfilenode = 16999, &["relfilenode"]),
         ("table oid", |s| s.table_oid = 1, &["table oid"]),
-        ("cluster", |s| s.system_identifier = Some("1".into()), &["system_identifier"]),
+        (
+            "cluster",
+            |s| s.system_identifier = Some("1".into()),
+            &["system_identifier"],
+        ),
         ("database", |s| s.database = "other".into(), &["database"]),
         ("major", |s| s.server_major = 16, &["major"]),
     ];
@@ -114,7 +161,10 @@ fn shards_of_other_snapshots_tables_or_settings_are_refused() {
         }
         let e = ScanReport::merge_labeled(&[("one.json", &shard(1, 2)), ("two.json", &b)])
             .expect_err(what);
-        assert!(e.contains("one.json") && e.contains("two.json"), "{what}: {e}");
+        assert!(
+            e.contains("one.json") && e.contains("two.json"),
+            "{what}: {e}"
+        );
         for w in *words {
             assert!(e.contains(w), "{what}: {w} in {e}");
         }
@@ -125,6 +175,22 @@ fn shards_of_other_snapshots_tables_or_settings_are_refused() {
         .expect_err("no source");
     assert!(e.contains("old.json") && e.contains("snapshot"), "{e}");
 }
+
+/// The lines a human report starts at column 0.
+const HEADERS: &[&str] = &[
+    "scan:",
+    "rows_total:",
+    "rows_read:",
+    "complete:",
+    "divergences:",
+    "model_checked:",
+    "declared:",
+    "classes:",
+    "examples:",
+    "rows/s:",
+    "peak RSS:",
+    "error:",
+];
 
 #[test]
 fn keys_and_names_cannot_forge_lines_or_drive_the_terminal() {
@@ -157,10 +223,6 @@ fn keys_and_names_cannot_forge_lines_or_drive_the_terminal() {
         );
     }
     // Every line at column 0 is one of the report's own; descriptions stay indented.
-    const HEADERS: &[&str] = &[
-        "scan:", "rows_total:", "rows_read:", "complete:", "divergences:", "model_checked:",
-        "declared:", "classes:", "examples:", "rows/s:", "peak RSS:", "error:",
-    ];
     for line in text.lines() {
         assert!(
             line.starts_with(' ') || HEADERS.iter().any(|h| line.starts_with(h)),
@@ -183,6 +245,9 @@ fn keys_and_names_cannot_forge_lines_or_drive_the_terminal() {
     // Every description line is indented under its example: none escapes to column 0.
     let examples = text.split("examples:\n").nth(1).unwrap_or_default();
     for line in examples.lines().take_while(|l| !l.starts_with("rows/s")) {
-        assert!(line.starts_with("  - ") || line.starts_with("      "), "{line:?}");
+        assert!(
+            line.starts_with("  - ") || line.starts_with("      "),
+            "{line:?}"
+        );
     }
 }
