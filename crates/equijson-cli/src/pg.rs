@@ -203,10 +203,20 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
 fn fail(e: &PgError) -> Status {
     // A Ctrl-C / SIGTERM is stopping the ephemeral server: that, not this error, is the outcome.
     equijson_pg::cluster::wait_for_signal_exit();
-    // Server messages and names are someone else's text: escaped (no forged lines, no
-    // terminal escapes).
-    eprintln!("equijson: error: {}", escape(&e.to_string()));
+    eprintln!("equijson: error: {}", shown_error(e));
     Status::Environment
+}
+
+/// An error as shown on stderr. Server messages and names are someone else's text: escaped
+/// (no forged lines, no terminal escapes). Only the ephemeral cluster's own tool output
+/// (`initdb`, `pg_ctl`, its server log) keeps its lines, each indented under the first.
+fn shown_error(e: &PgError) -> String {
+    let text = e.to_string();
+    if matches!(e, PgError::Cluster(_)) {
+        equijson::untrusted::escape_lines(&text).join("\n  ")
+    } else {
+        escape(&text).into_owned()
+    }
 }
 
 fn run_roundtrip(a: &RoundtripArgs) -> Status {
@@ -448,11 +458,13 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
                 reports.push((f.display().to_string(), r));
             }
             Err(e) => {
+                // serde quotes the file's text: escaped.
                 eprintln!(
-                    "{}:{}:{}: error: not a scan report: {e}",
+                    "{}:{}:{}: error: not a scan report: {}",
                     f.display(),
                     e.line(),
-                    e.column()
+                    e.column(),
+                    escape(&e.to_string())
                 );
                 return Status::Environment;
             }

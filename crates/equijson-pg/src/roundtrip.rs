@@ -374,7 +374,7 @@ impl RoundtripReport {
         let rej: Vec<String> = self
             .rejections
             .iter()
-            .map(|(c, n)| format!("{c}: {n}"))
+            .map(|(c, n)| format!("{}: {n}", equijson::untrusted::escape(c)))
             .collect();
         let _ = writeln!(
             s,
