@@ -112,7 +112,13 @@ Report fields (--format json uses exactly these names): table, column, column_ty
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
 start), rows_read, complete, divergences, model_checked, declared, classes, examples
 [{class, key, pointer, declared, description}], rows_per_sec, peak_rss_bytes,
-elapsed_secs, error. Shard reports (--shard K/N) add up with `equijson report merge`.
+elapsed_secs, error, source (cluster, database, table oid and relfilenode, snapshot, start
+time, key-changing settings), digest (sha256, or hmac-sha256 with EQUIJSON_REPORT_KEY).
+complete: true means every row of one snapshot was read exactly once (a scan that reads
+another number of rows than it counted, e.g. with a volatile --where, is incomplete).
+Shard reports (--shard K/N) add up with `equijson report merge` only when they read one
+snapshot: run them with --snapshot ID (from pg_export_snapshot() in a transaction kept
+open until every shard started), or on a replica paused at one LSN.
 A lost connection, a stopped server or a statement timeout ends the scan with
 complete: false and exit 2.";
 
