@@ -24,6 +24,24 @@ fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("run equijson")
 }
 
+/// A directory of the test (password files among others), removed even when it fails.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let d = std::env::temp_dir().join(format!("equijson-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("dir");
+        Self(d)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn text(o: &Output) -> String {
     format!(
         "{}{}",
@@ -103,8 +121,8 @@ fn no_piece_of_a_password_appears_in_any_output() {
         .batch_execute("CREATE TABLE t (id int, doc jsonb); INSERT INTO t VALUES (1, '{}')")
         .expect("table");
     let port = cluster.port().to_string();
-    let dir = std::env::temp_dir().join(format!("equijson-secrets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let guard = TempDir::new("secrets");
+    let dir = &guard.0;
     let scan = ["pg", "scan", "--table", "t", "--column", "doc"];
     for pw in PASSWORDS {
         // (case, database, port, does the role have this password, expected to connect)
@@ -210,7 +228,6 @@ fn no_piece_of_a_password_appears_in_any_output() {
             assert!(o.status.code().is_some_and(|c| c == 2 || c == 0), "{all}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -228,8 +245,8 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
         )
         .expect("table");
     let port = cluster.port().to_string();
-    let dir = std::env::temp_dir().join(format!("equijson-libpq-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let guard = TempDir::new("libpq");
+    let dir = &guard.0;
     let file = |name: &str, body: &str, mode: u32| {
         let f = dir.join(name);
         std::fs::write(&f, body).expect("write");
@@ -382,7 +399,6 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
         assert_eq!(o.status.code(), Some(*code), "{case}: {all}");
         assert!(all.contains(says), "{case}: {says:?} in {all}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
