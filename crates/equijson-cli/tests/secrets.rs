@@ -376,13 +376,6 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
             "rows_read: 1",
         ),
         (
-            "PGAPPNAME",
-            vec!["--where", "current_setting('application_name') = 'my-app'"],
-            with(&[("PGPASSWORD", pw), ("PGAPPNAME", "my-app")]),
-            0,
-            "rows_read: 1",
-        ),
-        (
             "PGCONNECT_TIMEOUT bad",
             vec![],
             with(&[("PGCONNECT_TIMEOUT", "soon")]),

@@ -772,7 +772,7 @@ pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
 
 #[cfg(test)]
 mod tests {
-    use super::password_in_url;
+    use super::{Target, password_in_url, scrub_pieces};
 
     #[test]
     fn passwords_are_found_in_every_form() {
@@ -792,5 +792,101 @@ mod tests {
         for (url, want) in table {
             assert_eq!(password_in_url(url).as_deref(), *want, "{url}");
         }
+    }
+
+    /// What a target connects to: `host:port/db user password app timeout sslmode`.
+    fn summary(t: &Target) -> String {
+        let pg = t.config().pg();
+        format!(
+            "{} {} {} {}s {}",
+            super::describe_config(pg),
+            pg.get_password().map_or_else(
+                || "-".to_owned(),
+                |p| String::from_utf8_lossy(p).into_owned()
+            ),
+            pg.get_application_name().unwrap_or("-"),
+            pg.get_connect_timeout()
+                .map_or(0, std::time::Duration::as_secs),
+            t.config().tls().mode.name()
+        )
+    }
+
+    #[test]
+    fn settings_come_from_the_string_then_the_environment_then_defaults() {
+        /// Connection string, environment, what it connects to.
+        type Row = (
+            &'static str,
+            &'static [(&'static str, &'static str)],
+            &'static str,
+        );
+        let table: &[Row] = &[
+            (
+                "",
+                &[
+                    ("PGHOST", "db1"),
+                    ("PGPORT", "6000"),
+                    ("PGUSER", "u"),
+                    ("PGDATABASE", "d"),
+                    ("PGPASSWORD", "envpw"),
+                    ("PGAPPNAME", "app"),
+                    ("PGCONNECT_TIMEOUT", "7"),
+                    ("PGSSLMODE", "require"),
+                ],
+                "db1:6000/d as u envpw app 7s require",
+            ),
+            (
+                "postgresql://me:urlpw@h:5/x?application_name=mine&sslmode=disable",
+                &[
+                    ("PGHOST", "db1"),
+                    ("PGPORT", "6000"),
+                    ("PGUSER", "u"),
+                    ("PGDATABASE", "d"),
+                    ("PGPASSWORD", "envpw"),
+                    ("PGAPPNAME", "app"),
+                    ("PGSSLMODE", "require"),
+                ],
+                "h:5/x as me urlpw mine 0s disable",
+            ),
+            (
+                "host=/run/pg user=k",
+                &[
+                    ("PGPASSWORD", "envpw"),
+                    ("EQUIJSON_ARGV_PASSWORD", "argvpw"),
+                ],
+                "/run/pg:5432/(default database) as k argvpw equijson 0s prefer",
+            ),
+            (
+                "host=h",
+                &[("USER", "osuser"), ("PGCONNECT_TIMEOUT", "1")],
+                "h:5432/(default database) as osuser - equijson 2s prefer",
+            ),
+            (
+                "host=h user=u",
+                &[("PGCONNECT_TIMEOUT", "0")],
+                "h:5432/(default database) as u - equijson 0s prefer",
+            ),
+        ];
+        for (url, env, want) in table {
+            let env = |name: &str| {
+                env.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            };
+            let t = Target::from_url_with_env(url, &env).expect(url);
+            assert_eq!(summary(&t), *want, "{url}");
+        }
+    }
+
+    #[test]
+    fn pieces_of_a_password_are_scrubbed() {
+        assert_eq!(
+            scrub_pieces(
+                "unknown option `cd` near xyz@host and ab cd",
+                Some("ab cd@hos")
+            ),
+            "unknown option `cd` near xyz***t and ***"
+        );
+        assert_eq!(scrub_pieces("a message", Some("ab")), "a message");
+        assert_eq!(scrub_pieces("pw ab here", Some("ab")), "pw *** here");
     }
 }
