@@ -227,6 +227,20 @@ fn no_piece_of_a_password_appears_in_any_output() {
             assert!(leaked.is_empty(), "{bad:?}: {leaked:?} in {all}");
             assert!(o.status.code().is_some_and(|c| c == 2 || c == 0), "{all}");
         }
+        // Help and usage errors with the password in a URL.
+        let url = format!(
+            "postgresql://equijson:{}@127.0.0.1:{port}/postgres",
+            percent_encode(pw)
+        );
+        for extra in [&["--help"][..], &["--no-such-flag"][..]] {
+            let mut args = scan.to_vec();
+            args.extend(["--database-url", url.as_str()]);
+            args.extend(extra);
+            let o = run_env(&args, &[]);
+            let all = text(&o);
+            let leaked = pieces_in(&all, pw);
+            assert!(leaked.is_empty(), "{extra:?}: {leaked:?} in {all}");
+        }
     }
 }
 
@@ -283,6 +297,14 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
         ),
         0o644,
     );
+    let sysconf = dir.join("sysconf");
+    std::fs::create_dir_all(&sysconf).expect("sysconf");
+    std::fs::write(
+        sysconf.join("pg_service.conf"),
+        format!("[sys]\nhost=127.0.0.1\nport={port}\nuser=equijson\ndbname=postgres\npassword=env-Secret-1\n"),
+    )
+    .expect("system service file");
+    let sysconf = sysconf.to_string_lossy().into_owned();
     let scan = ["pg", "scan", "--table", "t", "--column", "doc"];
     let tcp = [
         ("PGHOST", "127.0.0.1"),
@@ -358,6 +380,13 @@ fn libpq_environment_and_password_file_work_as_in_libpq() {
             "service= in the string",
             vec!["--database-url", "service=mine"],
             vec![e("PGSERVICEFILE", &service), e("PGPASSWORD", pw)],
+            0,
+            "rows_read: 1",
+        ),
+        (
+            "PGSYSCONFDIR/pg_service.conf",
+            vec![],
+            vec![e("PGSERVICE", "sys"), e("PGSYSCONFDIR", &sysconf)],
             0,
             "rows_read: 1",
         ),
