@@ -672,10 +672,14 @@ impl Fill<'_> {
                     .trim()
                     .parse()
                     .map_err(|_| PgError::BadUrl(format!("invalid connect_timeout {value:?}")))?;
-                // As libpq: 0 means wait forever; below 2 seconds counts as 2.
-                if secs > 0 {
-                    pg.connect_timeout(std::time::Duration::from_secs(secs.max(2)));
-                }
+                // As libpq: 0 means wait forever (here: a year, not the 10 s default of
+                // `connect`); below 2 seconds counts as 2.
+                let secs = if secs == 0 {
+                    365 * 24 * 3600
+                } else {
+                    secs.max(2)
+                };
+                pg.connect_timeout(std::time::Duration::from_secs(secs));
             }
             "application_name" if pg.get_application_name().is_none() => {
                 pg.application_name(value);
@@ -863,7 +867,7 @@ mod tests {
             (
                 "host=h user=u",
                 &[("PGCONNECT_TIMEOUT", "0")],
-                "h:5432/(default database) as u - equijson 0s prefer",
+                "h:5432/(default database) as u - equijson 31536000s prefer",
             ),
         ];
         for (url, env, want) in table {
