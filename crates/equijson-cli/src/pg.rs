@@ -116,9 +116,18 @@ struct ScanArgs {
     /// The DTO (see `equijson dtos`); default `value`.
     #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
     dto: Option<String>,
-    /// Only rows matching this SQL condition (runs in the read-only transaction).
+    /// Only rows matching this SQL condition (runs in the read-only transaction). Vetted
+    /// by the server first: functions and operators must be pg_catalog's and not volatile,
+    /// relations tables or materialized views.
     #[arg(long = "where", value_name = "SQL")]
     where_sql: Option<String>,
+    /// Run --where without vetting it: the expression is evaluated by your role with all
+    /// its side effects (it may call any function you may call).
+    #[arg(long, requires = "where_sql")]
+    where_unchecked: bool,
+    /// Scan a view or a foreign table (its definition runs its owner's code as your role).
+    #[arg(long)]
+    allow_view: bool,
     /// At most N rows (per shard with --shard; not with --jobs above 1).
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
@@ -156,8 +165,9 @@ pub(crate) fn run(args: &PgArgs) -> Status {
 pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
     let target = Target::from_url_or_env(url).map_err(|e| fail(&e))?;
     let mut client = target.connect().map_err(|e| fail(&e))?;
+    equijson_pg::session::pin(&mut client).map_err(|e| fail(&e))?;
     let version = client
-        .query_one("SELECT current_setting('server_version')", &[])
+        .query_one("SELECT pg_catalog.current_setting('server_version')", &[])
         .map_or_else(|_| "unknown".to_owned(), |r| r.get::<_, String>(0));
     match target.cluster() {
         Some(c) => eprintln!(
@@ -238,6 +248,8 @@ fn run_scan(a: &ScanArgs) -> Status {
         show_values: a.show_values,
         threads: 0,
         snapshot: None,
+        where_unchecked: a.where_unchecked,
+        allow_view: a.allow_view,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
     let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);

@@ -34,6 +34,7 @@ pub mod demo;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
+pub mod session;
 pub mod sql_scan;
 pub mod tls;
 pub mod wire;

@@ -179,11 +179,13 @@ pub struct Session<'c> {
 }
 
 impl<'c> Session<'c> {
-    /// Creates (or empties) the temporary table and prepares the statements.
+    /// Pins the session ([`crate::session::pin`]: `search_path = pg_catalog, pg_temp`),
+    /// creates (or empties) the temporary table and prepares the statements.
     ///
     /// # Errors
     /// [`PgError`] when the server cannot be used.
     pub fn new(client: &'c mut Client) -> Result<Self, PgError> {
+        crate::session::pin(client)?;
         client
             .batch_execute(CREATE_TABLE)
             .map_err(|e| classify(&e, None))?;
@@ -202,7 +204,19 @@ impl<'c> Session<'c> {
         .map(|q| client.prepare(q))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| classify(&e, None))?;
-        let model = JsonbOptions::default().pg_major(server_major(client)?);
+        // The model's nesting limit follows the server's stack (`max_stack_depth`, in kB).
+        let stack_kb: String = client
+            .query_one(
+                "SELECT setting FROM pg_catalog.pg_settings \
+                 WHERE name OPERATOR(pg_catalog.=) 'max_stack_depth'",
+                &[],
+            )
+            .map_err(|e| classify(&e, None))?
+            .get(0);
+        let mut model = JsonbOptions::default().pg_major(server_major(client)?);
+        if let Ok(kb) = stack_kb.trim().parse::<u64>() {
+            model = model.max_stack_depth_kb(kb);
+        }
         Ok(Self {
             client,
             stmts,
