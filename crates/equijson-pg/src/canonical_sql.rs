@@ -67,12 +67,13 @@ pub fn sql_for_schema(schema: &str) -> String {
             out.push_str(line);
             continue;
         }
-        let line = line.replace("public.equijson_", &format!("{quoted}.equijson_"));
-        if n > 0 {
-            out.push_str(&line.replace("$fn$", &tag));
+        // The tag first: the schema name may itself hold `$fn$`.
+        let line = if n > 0 {
+            line.replace("$fn$", &tag)
         } else {
-            out.push_str(&line);
-        }
+            line.to_owned()
+        };
+        out.push_str(&line.replace("public.equijson_", &format!("{quoted}.equijson_")));
     }
     out
 }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use equijson::live::ScanReport;
 use equijson_pg::cluster::{EphemeralCluster, SUPERUSER};
 use equijson_pg::connect::{PgError, connect};
-use equijson_pg::scan::{ScanOptions, scan_parallel, scan_with};
+use equijson_pg::scan::{ScanOptions, scan_parallel};
 use postgres::Client;
 
 /// A cluster with an attacker role `mallory`, `public` writable by everyone (as on
@@ -19,19 +19,23 @@ use postgres::Client;
 /// that mallory owns, whose `search_path` she set to put `public` before `pg_catalog`.
 struct Lab {
     cluster: EphemeralCluster,
-    admin: Client,
 }
 
-/// Mallory's marker: a file `mark-TAG` in the data directory, written with the rights of
-/// whoever calls it (only a superuser or `pg_write_server_files` can write it).
-const MARK_FN: &str = "CREATE FUNCTION public.equijson_test_mark(tag text) RETURNS boolean
-LANGUAGE plpgsql AS $m$
-BEGIN
-  EXECUTE pg_catalog.format('COPY (SELECT 1) TO %L',
-    pg_catalog.current_setting('data_directory') OPERATOR(pg_catalog.||) '/mark-' OPERATOR(pg_catalog.||) tag);
-  RETURN true;
-EXCEPTION WHEN others THEN RETURN true;
-END $m$";
+/// Mallory's marker: a file `mark-TAG` in the data directory `dir`, written with the
+/// rights of whoever calls it (only a superuser or `pg_write_server_files` can write it).
+fn mark_fn(dir: &std::path::Path) -> String {
+    format!(
+        "CREATE FUNCTION public.equijson_test_mark(tag text) RETURNS boolean
+         LANGUAGE plpgsql AS $m$
+         BEGIN
+           EXECUTE pg_catalog.format('COPY (SELECT 1) TO %L',
+             '{}/mark-' OPERATOR(pg_catalog.||) tag);
+           RETURN true;
+         EXCEPTION WHEN others THEN RETURN true;
+         END $m$",
+        dir.display()
+    )
+}
 
 impl Lab {
     fn new() -> Self {
@@ -42,14 +46,17 @@ impl Lab {
                 "CREATE ROLE mallory LOGIN; CREATE ROLE auditor LOGIN;
                  GRANT pg_write_server_files TO auditor;
                  GRANT CREATE ON SCHEMA public TO PUBLIC;
-                 GRANT CREATE ON DATABASE postgres TO mallory;
-                 CREATE DATABASE mallorydb OWNER mallory;",
+                 GRANT CREATE ON DATABASE postgres TO mallory;",
             )
             .expect("roles");
-        let lab = Self { cluster, admin };
+        admin
+            .batch_execute("CREATE DATABASE mallorydb OWNER mallory")
+            .expect("mallorydb");
+        let lab = Self { cluster };
         for db in ["postgres", "mallorydb"] {
             let mut m = lab.client("mallory", db);
-            m.batch_execute(MARK_FN).expect("mark function");
+            m.batch_execute(&mark_fn(lab.cluster.data_dir()))
+                .expect("mark function");
             m.batch_execute(
                 "CREATE TABLE public.docs (id bigint PRIMARY KEY, doc jsonb, raw json, txt text);
                  INSERT INTO public.docs
@@ -346,7 +353,7 @@ fn row_security_policies_and_views_of_the_owner_are_not_run() {
         .expect("control policy");
     assert!(lab.marked("policy"), "the control did not run the policy");
     lab.clear("policy");
-    lab.admin
+    lab.client(SUPERUSER, "postgres")
         .batch_execute("SELECT * FROM public.lens")
         .expect("control view");
     assert!(lab.marked("view"), "the control did not run the view");
@@ -415,7 +422,7 @@ fn where_attacks(lab: &Lab, victim_pid: i32) -> Vec<WhereAttack> {
             name: "dblink_exec",
             setup: "CREATE EXTENSION IF NOT EXISTS dblink".into(),
             where_sql: format!(
-                "dblink_exec('{conn}', 'CREATE TABLE public.dblink_pwned ()') IS NOT NULL"
+                "public.dblink_exec('{conn}', 'CREATE TABLE public.dblink_pwned ()') IS NOT NULL"
             ),
             took_effect: "SELECT to_regclass('public.dblink_pwned') IS NOT NULL".into(),
             reset: "DROP TABLE IF EXISTS public.dblink_pwned".into(),
@@ -424,12 +431,12 @@ fn where_attacks(lab: &Lab, victim_pid: i32) -> Vec<WhereAttack> {
             name: "copy to program",
             setup: format!(
                 "CREATE OR REPLACE FUNCTION public.exfil() RETURNS boolean LANGUAGE plpgsql AS
-                 $f$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch {}'''; RETURN true; END $f$",
+                 $f$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''cat > {}'''; RETURN true; END $f$",
                 program_mark.display()
             ),
             where_sql: "public.exfil()".into(),
             took_effect: format!(
-                "SELECT pg_stat_file('{}', true) IS NOT NULL",
+                "SELECT (pg_stat_file('{}', true)).size IS NOT NULL",
                 program_mark.display()
             ),
             reset: String::new(),
@@ -463,7 +470,7 @@ fn where_attacks(lab: &Lab, victim_pid: i32) -> Vec<WhereAttack> {
                 .into(),
             where_sql: "public.liar()".into(),
             took_effect: format!(
-                "SELECT pg_stat_file('{}', true) IS NOT NULL",
+                "SELECT (pg_stat_file('{}', true)).size IS NOT NULL",
                 lab.mark_path("liar").display()
             ),
             reset: String::new(),
@@ -473,7 +480,7 @@ fn where_attacks(lab: &Lab, victim_pid: i32) -> Vec<WhereAttack> {
             setup: "CREATE OR REPLACE VIEW public.spy AS SELECT public.equijson_test_mark('spy') AS m".into(),
             where_sql: "EXISTS (SELECT 1 FROM public.spy WHERE m)".into(),
             took_effect: format!(
-                "SELECT pg_stat_file('{}', true) IS NOT NULL",
+                "SELECT (pg_stat_file('{}', true)).size IS NOT NULL",
                 lab.mark_path("spy").display()
             ),
             reset: String::new(),
@@ -482,8 +489,9 @@ fn where_attacks(lab: &Lab, victim_pid: i32) -> Vec<WhereAttack> {
             name: "nextval",
             setup: "CREATE SEQUENCE IF NOT EXISTS public.s".into(),
             where_sql: "nextval('public.s') > 0".into(),
-            took_effect: "SELECT last_value > 1 OR is_called FROM public.s".into(),
-            reset: "ALTER SEQUENCE public.s RESTART".into(),
+            // READ ONLY stops nextval anyway; refused before that.
+            took_effect: "SELECT false".into(),
+            reset: String::new(),
         },
         WhereAttack {
             name: "set_config",

@@ -16,6 +16,7 @@ fn scan_within(
     limit: Duration,
 ) -> Result<ScanReport, PgError> {
     let (tx, rx) = mpsc::channel();
+    let what = format!("{}.{} (jobs {jobs}, threads {})", o.table, o.column, o.threads);
     let (config, o) = (config.clone(), o.clone());
     std::thread::spawn(move || {
         let check = |b: &equijson::decode::Input<'_>| {
@@ -23,12 +24,8 @@ fn scan_within(
         };
         let _ = tx.send(scan_parallel(&config, &o, jobs, "value", &check, &|_, _| {}));
     });
-    rx.recv_timeout(limit).unwrap_or_else(|_| {
-        panic!(
-            "{}.{} (jobs {jobs}, threads {}) still running after {limit:?}: the scan hangs",
-            o.table, o.column, o.threads
-        )
-    })
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("{what} still running after {limit:?}: the scan hangs"))
 }
 
 /// Odd rows, each an `INSERT` source: `(id, doc jsonb, raw json, txt text)`.

@@ -253,8 +253,22 @@ fn scan_errors_are_clear() {
         matches!(run("t", "n", None), Err(PgError::WrongType { ref found, .. }) if found == "integer")
     );
     assert!(run("t", "s", None).expect("text column").complete);
-    // --where cannot write: the transaction is read-only.
-    let wrote = run("t", "j", Some("wipe()"));
+    // --where cannot write: a function outside pg_catalog is refused before it runs, and
+    // run unchecked it meets the read-only transaction.
+    let refused = run("t", "j", Some("wipe()"));
+    assert!(
+        matches!(&refused, Err(PgError::Usage(m)) if m.contains("wipe()")),
+        "{:?}",
+        refused.map(|r| r.render())
+    );
+    let o = ScanOptions {
+        table: "t".into(),
+        column: "j".into(),
+        where_sql: Some("wipe()".into()),
+        where_unchecked: true,
+        ..Default::default()
+    };
+    let wrote = scan_with(&config, &o, "value", &value, &mut |_, _| {});
     assert!(
         matches!(&wrote, Err(PgError::Server(m)) if m.contains("read-only")),
         "{:?}",
@@ -281,6 +295,8 @@ fn statement_timeout_mid_scan_is_incomplete() {
             "pg_sleep(CASE WHEN current_query() LIKE 'COPY%' THEN 0.005 ELSE 0 END) IS NOT NULL"
                 .into(),
         ),
+        // pg_sleep is volatile: a vetted --where refuses it.
+        where_unchecked: true,
         ..Default::default()
     };
     let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
@@ -512,6 +528,9 @@ fn nothing_a_where_expression_does_is_kept() {
         table: "t".into(),
         column: "j".into(),
         where_sql: Some("lo_create(0) > 0".into()),
+        // lo_create is volatile: a vetted --where refuses it (see tests/hostile.rs); this
+        // is about what an unchecked one leaves behind.
+        where_unchecked: true,
         ..Default::default()
     };
     let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
