@@ -223,7 +223,7 @@ fn scan_errors_are_clear() {
         .batch_execute(
             "CREATE TABLE t (id int PRIMARY KEY, j jsonb, n int, s text); INSERT INTO t VALUES (1, '{}', 1, '[]');\
              CREATE TABLE \"x\"\"; drop table t; --\" (j jsonb);\
-             CREATE FUNCTION wipe() RETURNS boolean LANGUAGE sql AS 'DELETE FROM t RETURNING true';",
+             CREATE FUNCTION wipe() RETURNS boolean LANGUAGE sql AS 'DELETE FROM public.t RETURNING true';",
         )
         .expect("setup");
     let config = cluster.config();
@@ -254,8 +254,9 @@ fn scan_errors_are_clear() {
     );
     assert!(run("t", "s", None).expect("text column").complete);
     // --where cannot write: a function outside pg_catalog is refused before it runs, and
-    // run unchecked it meets the read-only transaction.
-    let refused = run("t", "j", Some("wipe()"));
+    // run unchecked it meets the read-only transaction. (The session's search_path is
+    // pg_catalog, pg_temp: the user's functions are named with their schema.)
+    let refused = run("t", "j", Some("public.wipe()"));
     assert!(
         matches!(&refused, Err(PgError::Usage(m)) if m.contains("wipe()")),
         "{:?}",
@@ -264,7 +265,7 @@ fn scan_errors_are_clear() {
     let o = ScanOptions {
         table: "t".into(),
         column: "j".into(),
-        where_sql: Some("wipe()".into()),
+        where_sql: Some("public.wipe()".into()),
         where_unchecked: true,
         ..Default::default()
     };
