@@ -38,6 +38,51 @@ pub fn pin(client: &mut Client) -> Result<(), PgError> {
     client.batch_execute(PIN).map_err(|e| classify(&e, None))
 }
 
+/// The settings [`pin`] changes, as they were before: [`Saved::restore`] puts them back on a
+/// connection its owner goes on using.
+#[derive(Debug, Clone)]
+pub struct Saved {
+    search_path: String,
+    row_security: String,
+}
+
+/// Saves the session's `search_path` and `row_security`, then pins it.
+///
+/// # Errors
+/// [`PgError`] from the server.
+pub fn pin_saving(client: &mut Client) -> Result<Saved, PgError> {
+    let row = client
+        .query_one(
+            "SELECT pg_catalog.current_setting('search_path'), \
+             pg_catalog.current_setting('row_security')",
+            &[],
+        )
+        .map_err(|e| classify(&e, None))?;
+    let saved = Saved {
+        search_path: row.get(0),
+        row_security: row.get(1),
+    };
+    pin(client)?;
+    Ok(saved)
+}
+
+impl Saved {
+    /// Puts the saved settings back (for the session).
+    ///
+    /// # Errors
+    /// [`PgError`] from the server.
+    pub fn restore(&self, client: &mut Client) -> Result<(), PgError> {
+        client
+            .execute(
+                "SELECT pg_catalog.set_config('search_path', $1, false), \
+                 pg_catalog.set_config('row_security', $2, false)",
+                &[&self.search_path, &self.row_security],
+            )
+            .map(|_| ())
+            .map_err(|e| classify(&e, None))
+    }
+}
+
 /// Refuses an identifier longer than [`MAX_IDENT_BYTES`] (the server would silently use
 /// its first 63 bytes: another object) or empty.
 ///
