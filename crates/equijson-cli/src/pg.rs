@@ -117,7 +117,7 @@ struct ScanArgs {
     #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
     dto: Option<String>,
     /// Only rows matching this SQL condition (runs in the read-only transaction). Vetted
-    /// by the server first: functions and operators must be pg_catalog's and not volatile,
+    /// by the server first: functions and operators must be `pg_catalog`'s and not volatile,
     /// relations tables or materialized views.
     #[arg(long = "where", value_name = "SQL")]
     where_sql: Option<String>,

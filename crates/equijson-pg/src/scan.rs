@@ -7,6 +7,7 @@
 )]
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{BufReader, Read};
 use std::ops::Range;
 use std::sync::{Condvar, Mutex, mpsc};
@@ -215,19 +216,21 @@ fn json_as_jsonb(col: &str, server_major: u32, utf8: bool) -> String {
          pg_catalog.length(pg_catalog.translate({t}, '[{{', '')) OPERATOR(pg_catalog.<) 10000"
     );
     if !utf8 {
-        safe.push_str(&format!(
+        let _ = write!(
+            safe,
             " AND {t} OPERATOR(pg_catalog.!~*) '\\\\u(00[89a-f]|0[1-9a-f]|[1-9a-f])'"
-        ));
+        );
     }
     if server_major >= 16 {
-        safe.push_str(&format!(" AND pg_catalog.pg_input_is_valid({t}, 'jsonb')"));
+        let _ = write!(safe, " AND pg_catalog.pg_input_is_valid({t}, 'jsonb')");
     } else {
-        safe.push_str(&format!(
+        let _ = write!(
+            safe,
             " AND {t} OPERATOR(pg_catalog.!~*) '\\\\u(0000|d[89a-f])' \
              AND {t} OPERATOR(pg_catalog.!~) '[0-9][eE][+-]?[0-9]{{5}}' \
              AND (pg_catalog.length({t}) OPERATOR(pg_catalog.<) 255 \
              OR {t} OPERATOR(pg_catalog.!~) '[0-9]{{255}}')"
-        ));
+        );
     }
     format!("CASE WHEN {safe} THEN {col}::pg_catalog.jsonb::pg_catalog.text END")
 }
@@ -313,9 +316,10 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         .limit
         .map(|l| format!(" LIMIT {l}"))
         .unwrap_or_default();
-    let key_sel = key_expr
-        .as_deref()
-        .map_or_else(|| "NULL::pg_catalog.text".to_owned(), crate::session::key_text);
+    let key_sel = key_expr.as_deref().map_or_else(
+        || "NULL::pg_catalog.text".to_owned(),
+        crate::session::key_text,
+    );
     let text_sel = match kind {
         ColumnKind::Jsonb => format!("{col}::pg_catalog.text"),
         ColumnKind::Json => json_as_jsonb(&col, server_major, utf8),

@@ -135,9 +135,8 @@ pub fn resolve_table(client: &mut Client, quoted: &str) -> Result<Option<Table>,
         &[&quoted],
     );
     // Pinned again whatever happened (the transaction is aborted on an error anyway).
-    let _ = client.batch_execute(
-        "SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true)",
-    );
+    let _ = client
+        .batch_execute("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true)");
     let oid: Option<u32> = found.map_err(err)?.get(0);
     let Some(oid) = oid else { return Ok(None) };
     let row = client

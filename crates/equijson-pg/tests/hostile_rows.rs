@@ -16,13 +16,23 @@ fn scan_within(
     limit: Duration,
 ) -> Result<ScanReport, PgError> {
     let (tx, rx) = mpsc::channel();
-    let what = format!("{}.{} (jobs {jobs}, threads {})", o.table, o.column, o.threads);
+    let what = format!(
+        "{}.{} (jobs {jobs}, threads {})",
+        o.table, o.column, o.threads
+    );
     let (config, o) = (config.clone(), o.clone());
     std::thread::spawn(move || {
         let check = |b: &equijson::decode::Input<'_>| {
             equijson::decode::check_input::<serde_json::Value>(b, &[])
         };
-        let _ = tx.send(scan_parallel(&config, &o, jobs, "value", &check, &|_, _| {}));
+        let _ = tx.send(scan_parallel(
+            &config,
+            &o,
+            jobs,
+            "value",
+            &check,
+            &|_, _| {},
+        ));
     });
     rx.recv_timeout(limit)
         .unwrap_or_else(|_| panic!("{what} still running after {limit:?}: the scan hangs"))
@@ -137,7 +147,10 @@ fn a_value_the_server_cannot_cast_is_that_rows_finding() {
         )
         .expect("rows");
     let cast = latin.batch_execute("SELECT raw::jsonb FROM j WHERE id = 1000");
-    assert!(cast.is_err(), "the cast must fail for the test to mean anything");
+    assert!(
+        cast.is_err(),
+        "the cast must fail for the test to mean anything"
+    );
     let o = ScanOptions {
         table: "j".into(),
         column: "raw".into(),
@@ -172,8 +185,8 @@ fn memory_child() {
     let check = |b: &equijson::decode::Input<'_>| {
         equijson::decode::check_input::<serde_json::Value>(b, &[])
     };
-    let r = equijson_pg::scan::scan_with(config, &o, "value", &check, &mut |_, _| {})
-        .expect("scan");
+    let r =
+        equijson_pg::scan::scan_with(config, &o, "value", &check, &mut |_, _| {}).expect("scan");
     assert!(r.complete, "{:?}", r.error);
     println!("ROWS={} PEAK={}", r.rows_read, r.peak_rss_bytes);
 }
@@ -197,16 +210,29 @@ fn memory_follows_the_largest_row_not_the_table() {
     let mib = 1u64 << 20;
     // (table, rows, the largest value's text in bytes): a jsonb row travels as its binary
     // form (its text) plus the text field, so the largest row on the wire is twice that.
-    for (table, rows, value) in [("wide", 2500u64, 65_560u64), ("one_big", 100_001, 16 * mib + 10)] {
+    for (table, rows, value) in [
+        ("wide", 2500u64, 65_560u64),
+        ("one_big", 100_001, 16 * mib + 10),
+    ] {
         let largest = 2 * value + 64;
         let out = std::process::Command::new(&exe)
-            .args(["--exact", "memory_child", "--ignored", "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                "memory_child",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env("EQUIJSON_HOSTILE_URL", cluster.connection_string())
             .env("EQUIJSON_HOSTILE_TABLE", table)
             .output()
             .expect("child");
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{table}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{table}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let field = |name: &str| -> u64 {
             stdout
                 .split_whitespace()
@@ -228,6 +254,10 @@ fn memory_follows_the_largest_row_not_the_table() {
             peak / mib,
             bound / mib
         );
-        eprintln!("{table}: peak RSS {} MiB (bound {} MiB)", peak / mib, bound / mib);
+        eprintln!(
+            "{table}: peak RSS {} MiB (bound {} MiB)",
+            peak / mib,
+            bound / mib
+        );
     }
 }
