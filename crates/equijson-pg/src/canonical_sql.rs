@@ -221,3 +221,39 @@ pub fn installed(client: &mut Client, schema: &str) -> Result<bool, PgError> {
         .map_err(|e| classify(&e, None))?;
     row.try_get(0).map_err(|e| classify(&e, None))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{SQL, check_schema, sql_for_schema};
+
+    #[test]
+    fn a_schema_name_never_ends_a_body() {
+        for schema in ["x$fn$y", "x$fn$ $fn1$ $fn2$", "a\"b", "plain"] {
+            let sql = sql_for_schema(schema);
+            let tag = if schema.contains("$fn$") {
+                (1..100)
+                    .map(|n| format!("$fn{n}$"))
+                    .find(|t| !schema.contains(t.as_str()))
+                    .unwrap_or_default()
+            } else {
+                "$fn$".to_owned()
+            };
+            // Every body opens and closes with a tag absent from the quoted name.
+            assert_eq!(
+                sql.matches(tag.as_str()).count(),
+                SQL.matches("$fn$").count(),
+                "{schema}"
+            );
+            assert!(
+                !super::quote_ident(schema).contains(tag.as_str()),
+                "{schema}"
+            );
+        }
+        // Comments keep `public.`: a line break in a name could not reach them anyway.
+        assert!(
+            sql_for_schema("s").contains("--   select sha256(convert_to(public.equijson_canonical")
+        );
+        assert!(check_schema("a\nb").is_err() && check_schema(&"s".repeat(64)).is_err());
+        assert!(check_schema("util").is_ok());
+    }
+}

@@ -975,3 +975,33 @@ pub fn peak_rss_bytes() -> u64 {
         })
         .map_or(0, |kb| kb * 1024)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Budget;
+
+    #[test]
+    fn a_batch_larger_than_the_budget_passes_alone_and_others_wait_for_it() {
+        let budget = Budget::new(100);
+        // Alone, anything passes: a row larger than the budget is never stuck.
+        assert!(budget.take(1_000));
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| budget.take(10));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(
+                !waiter.is_finished(),
+                "took while the big batch was in flight"
+            );
+            budget.give(1_000);
+            assert!(waiter.join().unwrap_or(false));
+        });
+        budget.give(10);
+        // Closing wakes a waiting reader, which then stops.
+        assert!(budget.take(95));
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| budget.take(10));
+            budget.close();
+            assert!(!waiter.join().unwrap_or(true));
+        });
+    }
+}

@@ -277,3 +277,30 @@ pub fn check_where(client: &mut Client, table: &Table, where_sql: &str) -> Resul
         refused.join("; ")
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_IDENT_BYTES, check_ident, key_text};
+    use crate::connect::PgError;
+
+    #[test]
+    fn names_over_63_bytes_are_refused() {
+        assert!(check_ident("--table", &"t".repeat(MAX_IDENT_BYTES)).is_ok());
+        for name in ["t".repeat(64), "é".repeat(32), String::new()] {
+            assert!(
+                matches!(check_ident("--table", &name), Err(PgError::Usage(m)) if m.contains("--table")),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn keys_are_printed_by_their_output_function_not_a_cast() {
+        let sql = key_text("\"k\"");
+        assert!(sql.contains("pg_catalog.format('%s', \"k\")"), "{sql}");
+        assert!(
+            !sql.contains("::text") && !sql.contains("::pg_catalog.text)"),
+            "{sql}"
+        );
+    }
+}

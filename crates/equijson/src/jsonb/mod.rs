@@ -526,3 +526,30 @@ fn check_encoding(input: &[u8]) -> Result<(), JsonbError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_MAX_DEPTH, JsonbOptions, max_depth_for_stack, normalize};
+
+    #[test]
+    fn depth_follows_the_servers_stack() {
+        // Bound-parameter depths are 13 above the executor-cast depths measured on 15.18
+        // (14,541 at 2048kB, 29,105 at 4096kB, 50,950 at 7168kB).
+        assert_eq!(max_depth_for_stack(2048), DEFAULT_MAX_DEPTH);
+        assert_eq!(max_depth_for_stack(4096), 29_105 + 13);
+        assert_eq!(max_depth_for_stack(7168), 50_950 + 13);
+        let deep = format!("{}{}", "[".repeat(30_000), "]".repeat(30_000));
+        assert!(normalize(deep.as_bytes(), &JsonbOptions::default()).is_err());
+        assert!(
+            normalize(
+                deep.as_bytes(),
+                &JsonbOptions::default().max_stack_depth_kb(7168)
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            normalize(deep.as_bytes(), &JsonbOptions::default().server_accepted()).as_deref(),
+            Ok(deep.as_str())
+        );
+    }
+}
