@@ -91,7 +91,15 @@ Streams the column with binary COPY inside a read-only, repeatable-read transact
 always ends with ROLLBACK (never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
 for jsonb, the jsonb model against the server's own jsonb text, and canonical(text form)
 against canonical(binary form). Identifiers are quoted (`--table a.b` is schema a, table
-b). Values are redacted in reports unless --show-values.
+b; a bare name is resolved with your role's default search_path; names over 63 bytes are
+refused). Values are redacted in reports unless --show-values.
+
+Every session pins search_path = pg_catalog, pg_temp and row_security = off: no operator
+or function another role created runs in it, and a table whose row-level security policy
+would apply to you is refused (its policy is the owner's code); so are views and foreign
+tables unless --allow-view. --where is vetted by the server before it runs: only
+non-volatile functions and operators of pg_catalog, tables and materialized views;
+--where-unchecked runs it as written, with all its side effects.
 
 Report fields (--format json uses exactly these names): table, column, column_type, dto,
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at

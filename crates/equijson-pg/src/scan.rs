@@ -20,7 +20,9 @@ use postgres::Client;
 use crate::connect::{ConnectConfig, PgError, classify, connect};
 
 /// Opens the read-only, repeatable-read transaction the whole scan runs in (the count at
-/// start and the rows streamed see one snapshot; `--where` cannot write).
+/// start and the rows streamed see one snapshot). READ ONLY does not stop everything a
+/// `--where` could call (another connection, a program, a signal): that is why it is
+/// vetted first ([`vet_where`]).
 pub const BEGIN: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY";
 /// Ends that transaction: always rolled back, so that nothing a `--where` expression did
 /// that READ ONLY does not forbid (`lo_create()`, for one) is kept.
