@@ -47,7 +47,9 @@ pub struct ScanOptions {
     pub column: String,
     /// Column naming each row in reports (any type, shown as text); else the row number.
     pub key: Option<String>,
-    /// A filter (`--where`), run inside the read-only transaction.
+    /// A filter (`--where`), run inside the read-only transaction, after the server
+    /// vetted it ([`vet_where`]) unless `where_unchecked`. The session's `search_path` is
+    /// `pg_catalog, pg_temp`: name your own functions with their schema.
     pub where_sql: Option<String>,
     /// At most this many rows.
     pub limit: Option<u64>,

@@ -12,7 +12,11 @@
 //!   default `search_path` (as `psql` would), and returns it schema-qualified and quoted.
 //! - [`check_where`] asks the server which functions, operators, relations and types a
 //!   `--where` expression uses (its own parse tree of it), without running it, and
-//!   refuses the ones that could act.
+//!   refuses the ones that could act. Allowed: functions and operators of `pg_catalog`
+//!   that are not `VOLATILE`, except the `*_to_xml` functions (they read relations named
+//!   at run time); the scanned table, relations of `pg_catalog`, tables and materialized
+//!   views (not views or foreign tables, whose definitions run their owner's code); types
+//!   other than domains with constraints outside `pg_catalog`.
 
 use postgres::Client;
 
@@ -233,7 +237,7 @@ WHERE t.typtype OPERATOR(pg_catalog.=) 'd'
   AND EXISTS (SELECT FROM pg_catalog.pg_constraint k WHERE k.contypid OPERATOR(pg_catalog.=) t.oid)
 ORDER BY 1";
 
-/// Vets a `--where` expression for `table` (see [`WHERE_REFERENCES`]' rules) inside
+/// Vets a `--where` expression for `table` (the rules are in the module docs) inside
 /// the current read-write transaction, which the caller rolls back: it creates the
 /// temporary view (one statement through the extended protocol: a `;` in the expression
 /// cannot start another) and reads its dependencies.
