@@ -106,7 +106,15 @@ Streams the column with binary COPY inside a read-only, repeatable-read transact
 always ends with ROLLBACK (never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
 for jsonb, the jsonb model against the server's own jsonb text, and canonical(text form)
 against canonical(binary form). Identifiers are quoted (`--table a.b` is schema a, table
-b). Values are redacted in reports unless --show-values.
+b; a bare name is resolved with your role's default search_path; names over 63 bytes are
+refused). Values are redacted in reports unless --show-values.
+
+Every session pins search_path = pg_catalog, pg_temp and row_security = off: no operator
+or function another role created runs in it, and a table whose row-level security policy
+would apply to you is refused (its policy is the owner's code); so are views and foreign
+tables unless --allow-view. --where is vetted by the server before it runs: only
+non-volatile functions and operators of pg_catalog, tables and materialized views;
+--where-unchecked runs it as written, with all its side effects.
 
 Report fields (--format json uses exactly these names): table, column, column_type, dto,
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
@@ -137,9 +145,18 @@ struct ScanArgs {
     /// The DTO (see `equijson dtos`); default `value`.
     #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
     dto: Option<String>,
-    /// Only rows matching this SQL condition (runs in the read-only transaction).
+    /// Only rows matching this SQL condition (runs in the read-only transaction). Vetted
+    /// by the server first: functions and operators must be `pg_catalog`'s and not volatile,
+    /// relations tables or materialized views.
     #[arg(long = "where", value_name = "SQL")]
     where_sql: Option<String>,
+    /// Run --where without vetting it: the expression is evaluated by your role with all
+    /// its side effects (it may call any function you may call).
+    #[arg(long, requires = "where_sql")]
+    where_unchecked: bool,
+    /// Scan a view or a foreign table (its definition runs its owner's code as your role).
+    #[arg(long)]
+    allow_view: bool,
     /// At most N rows (per shard with --shard; not with --jobs above 1).
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
@@ -186,8 +203,9 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
         eprintln!("equijson: warning: {}", escape(w));
     }
     let mut client = target.connect().map_err(|e| fail(&e))?;
+    equijson_pg::session::pin(&mut client).map_err(|e| fail(&e))?;
     let version = client
-        .query_one("SELECT current_setting('server_version')", &[])
+        .query_one("SELECT pg_catalog.current_setting('server_version')", &[])
         .map_or_else(|_| "unknown".to_owned(), |r| r.get::<_, String>(0));
     match target.cluster() {
         Some(c) => eprintln!(
@@ -289,6 +307,8 @@ fn run_scan(a: &ScanArgs) -> Status {
         show_values: a.show_values,
         threads: 0,
         snapshot: a.snapshot.clone(),
+        where_unchecked: a.where_unchecked,
+        allow_view: a.allow_view,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
     let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);

@@ -40,6 +40,7 @@ pub mod report_seal;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
+pub mod session;
 pub mod sql_scan;
 pub mod tls;
 mod watchdog;

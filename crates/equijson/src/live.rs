@@ -297,8 +297,12 @@ pub fn check_row_unfinished(
     // The usual jsonb row: the server's text is already in the model's output form, as a
     // one-pass test shows without running the model (which would give it back unchanged).
     let unchanged = kind != ColumnKind::Text && jsonb::is_normalized(value);
+    // Every text the model is held against here is one the server already holds as jsonb
+    // (a stored value, or its own cast): its depth was accepted, whatever the server's
+    // `max_stack_depth` was then, so the model's nesting limit does not apply.
+    let accepted = JsonbOptions::default().server_accepted();
     if kind == ColumnKind::Jsonb && !unchanged {
-        let model = model_text.insert(jsonb::normalize(value, &JsonbOptions::default()));
+        let model = model_text.insert(jsonb::normalize(value, &accepted));
         match model {
             Ok(model) if model.as_bytes() == value => {}
             Ok(model) => out.push(finding(
@@ -324,7 +328,7 @@ pub fn check_row_unfinished(
         // For json, `text` is the server's own `value::jsonb::text` (fetched only where the
         // cast cannot fail): the model must predict it exactly.
         if let Some(server) = text.filter(|&s| !(unchanged && s == value)) {
-            let model = model_text.insert(jsonb::normalize(value, &JsonbOptions::default()));
+            let model = model_text.insert(jsonb::normalize(value, &accepted));
             match model {
                 Ok(model) if model.as_bytes() == server => {}
                 Ok(model) => out.push(finding(
