@@ -66,7 +66,7 @@ props-golden:
 
 # Throughput against serde_jcs, serde_json_canonicalizer and serde_json (prints a table).
 bench *ARGS:
-    cargo bench --locked -p equijson-bench --bench canon -- {{ARGS}}
+    cargo bench --locked -p equijson-bench --features competitors --bench canon -- {{ARGS}}
 
 # Allocations and time per decode path on contact rows (the allocation gate).
 bench-allocs *ARGS:
@@ -222,3 +222,10 @@ pg-versions-quick *MAJORS:
 differential *SEEDS="1":
     cargo build -q --release --locked -p equijson-cli
     for s in {{SEEDS}}; do node scripts/differential/canon.mjs "$s" 20000 && node scripts/differential/inexact.mjs "$s" 20000; done
+
+# --- serde-user ---
+# The decode engine in a crate built WITH serde_json's float_roundtrip (tests/float-roundtrip-user:
+# its own workspace, lockfile and target dir; ~40 s the first time). Also run by
+# `cargo test -p equijson-cli --test serde_user`.
+float-roundtrip-user:
+    CARGO_TARGET_DIR=target/float-roundtrip-user cargo test --locked --manifest-path tests/float-roundtrip-user/Cargo.toml

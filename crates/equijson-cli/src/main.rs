@@ -4,6 +4,7 @@
 // A command-line tool talks on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod accept;
 mod canon;
 mod decode;
 mod dtos;

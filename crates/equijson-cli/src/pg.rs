@@ -30,7 +30,7 @@ printed.
 
 Exit codes:
   0  nothing diverges
-  1  something diverges (a finding the DTO does not declare and the model does not explain)
+  1  something diverges (a finding neither the DTO nor --accept declares)
   2  usage, connection or server error, or an incomplete scan (complete: false)";
 
 /// Check decode equivalence against a live PostgreSQL server.
@@ -97,7 +97,10 @@ Report fields (--format json uses exactly these names): table, column, column_ty
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
 start), rows_read, complete, divergences, model_checked, declared, classes, examples
 [{class, key, pointer, declared, description}], rows_per_sec, peak_rss_bytes,
-elapsed_secs, error. Shard reports (--shard K/N) add up with `equijson report merge`.
+elapsed_secs, error, serde_json_numbers (how this build's serde_json reads numbers, probed
+at run time). Duplicate member names in json and text rows are a finding (duplicate-name,
+with the pointer of the later member) unless the DTO or --accept duplicate-names declares
+them. Shard reports (--shard K/N) add up with `equijson report merge`.
 A lost connection, a stopped server or a statement timeout ends the scan with
 complete: false and exit 2.";
 
@@ -134,6 +137,9 @@ struct ScanArgs {
     /// Show row values in examples (default: kinds and lengths only).
     #[arg(long)]
     show_values: bool,
+    /// Declare these findings acceptable too (repeatable or comma-separated).
+    #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
+    accept: Vec<crate::accept::Acceptable>,
     #[command(flatten)]
     conn: ConnArgs,
     /// Also compare `SCHEMA.equijson_canonical(jsonb)` (see `pg install-sql`) with the Rust
@@ -240,7 +246,8 @@ fn run_scan(a: &ScanArgs) -> Status {
         snapshot: None,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
-    let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);
+    let check =
+        |b: &equijson::decode::Input<'_>| crate::accept::apply((spec.check_input)(b), &a.accept);
     let result = scan_parallel(
         target.config(),
         &opts,

@@ -58,6 +58,11 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     }
     let mut out = String::new();
     let _ = writeln!(out, "dto: {}", outcome.dto);
+    let _ = writeln!(
+        out,
+        "serde_json numbers: {}",
+        equijson::decode::serde_json_numbers()
+    );
     let _ = writeln!(out, "seed: {seed}");
     let _ = writeln!(out, "cases: {}", outcome.cases);
     let _ = writeln!(out, "passed: {}", outcome.passed);

@@ -56,6 +56,9 @@ pub struct RoundtripReport {
     pub examples: Vec<Example>,
     /// Same as `equijson props` for the same seed, cases, DTO and size.
     pub digest: String,
+    /// How the decode paths' `serde_json` read numbers (probed at run time; see
+    /// [`equijson::decode::SerdeJsonNumbers`]).
+    pub serde_json_numbers: String,
 }
 
 /// Round trip options.
@@ -122,6 +125,7 @@ fn run(
         classes: BTreeMap::new(),
         examples: Vec::new(),
         digest: String::new(),
+        serde_json_numbers: equijson::decode::serde_json_numbers().describe(),
     };
     let mut digest = CaseDigest::new();
     for i in 0..cfg.cases {
@@ -285,7 +289,7 @@ impl<'c> Session<'c> {
                     ("text", Some(text.as_slice())),
                 ] {
                     if let Some(b) = bytes {
-                        for mut f in live::decode_findings(&check(b), b, live::Describe::Values) {
+                        for mut f in live::decode_findings(&check(b), live::Describe::Values) {
                             f.description = format!(
                                 "server's jsonb {form} result of a {via} parameter:\n{}",
                                 f.description
@@ -367,6 +371,7 @@ impl RoundtripReport {
         use std::fmt::Write as _;
         let mut s = String::new();
         let _ = writeln!(s, "dto: {}", self.dto);
+        let _ = writeln!(s, "serde_json numbers: {}", self.serde_json_numbers);
         let _ = writeln!(s, "seed: {}", self.seed);
         let _ = writeln!(s, "cases: {}", self.cases);
         let _ = writeln!(s, "passed: {}", self.passed);

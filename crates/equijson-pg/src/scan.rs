@@ -748,9 +748,9 @@ fn record_batch(
             report.model_checked += 1;
         }
         let findings = match value {
-            Some(value) if !c.is_clean() => {
+            Some(_) if !c.is_clean() => {
                 let wants = |class: &str, declared: bool| report.wants_example(class, declared);
-                c.finish(value, &wants, describe)
+                c.finish(&wants, describe)
             }
             _ => Vec::new(),
         };

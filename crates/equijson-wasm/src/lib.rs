@@ -89,6 +89,7 @@ pub fn decode(dto: &str, text: &js_sys::JsString, redact: bool) -> Result<String
     };
     Ok(serde_json::json!({
         "dto": spec.name,
+        "serde_json_numbers": serde_json_numbers(),
         "verdict": report.verdict().name(),
         "text": report.render(style),
     })
@@ -133,6 +134,7 @@ fn outcome_json(seed: u64, out: equijson::props::PropsOutcome) -> String {
     });
     serde_json::json!({
         "dto": out.dto,
+        "serde_json_numbers": serde_json_numbers(),
         "seed": seed.to_string(),
         "cases": out.cases,
         "passed": out.passed,
@@ -363,10 +365,13 @@ fn report_json(report: &equijson::decode::Report) -> serde_json::Value {
                 "against": f.against.iter().map(|p| p.name()).collect::<Vec<_>>(),
                 "errors": f.errors.iter().map(|(p, m)| serde_json::json!([p.name(), m])).collect::<Vec<_>>(),
                 "changes": f.changes.iter().map(|c| c.display(DiffStyle::default())).collect::<Vec<_>>(),
+                "misreads": f.misreads.iter().map(|m| m.describe(false)).collect::<Vec<_>>(),
+                "pointer": f.pointer(),
             })
         })
         .collect();
     serde_json::json!({
+        "serde_json_numbers": serde_json_numbers(),
         "verdict": report.verdict().name(),
         "outcomes": outcomes,
         "findings": findings,
@@ -395,6 +400,14 @@ pub fn analyze(text: &js_sys::JsString, dto: &str) -> Result<String, JsError> {
         "decode": decode,
     })
     .to_string())
+}
+
+/// How this module's `serde_json` reads numbers, probed at run time (the decode paths
+/// run it): `default (fast, not correctly rounded)` or `float_roundtrip (correctly rounded)`.
+#[wasm_bindgen(js_name = serdeJsonNumbers)]
+#[must_use]
+pub fn serde_json_numbers() -> String {
+    equijson::decode::serde_json_numbers().describe()
 }
 
 /// The DTO `equijson props` exercises when no `--dto` is given.
