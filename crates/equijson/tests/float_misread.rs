@@ -158,3 +158,27 @@ fn catalogue_value_dto_names_misreads_and_declares_them() {
     assert_eq!(classes(&report), [Class::FloatMisread], "{report:?}");
     assert_eq!(report.verdict(), Verdict::Divergent);
 }
+
+#[test]
+fn a_finite_number_rejected_as_out_of_range_is_a_float_misread() {
+    // PostgreSQL's jsonb text of the largest double: 309 digits, which default serde_json
+    // rejects as out of range.
+    let digits = format!("{:.0}", f64::MAX);
+    assert_eq!(digits.len(), 309);
+    let input = format!("[{digits}]");
+    let report = check::<Vec<f64>>(input.as_bytes(), &[]);
+    assert_eq!(report, reference::check::<Vec<f64>>(input.as_bytes(), &[]));
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.class == Class::FloatMisread)
+        .unwrap_or_else(|| panic!("{report:?}"));
+    assert!(f.paths.contains(&DecodePath::Direct), "{f:?}");
+    assert_eq!(f.misreads[0].correct.to_bits(), f64::MAX.to_bits());
+    assert!(f.misreads[0].read.is_infinite());
+    let text = report.render(DiffStyle::default());
+    assert!(
+        text.contains("rejected as out of range, correctly rounded 1.7976931348623157e+308"),
+        "{text}"
+    );
+}

@@ -105,19 +105,27 @@ impl Misread {
     /// rounded 15.509858803567319 (0x…75)`; redacted: the pointer only.
     #[must_use]
     pub fn describe(&self, redact: bool) -> String {
-        let at = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
+        let at = match self.pointer.as_str() {
+            // Out of range: the path failed, so no value says where.
+            "" if self.read.is_infinite() => "a number of the text",
+            "" => "(root)",
+            p => p,
         };
         if redact {
             return format!("{at}: a number read as another double than the correctly rounded one");
         }
+        let read = if self.read.is_finite() {
+            format!(
+                "read as {} ({:#018x})",
+                shortest(self.read),
+                self.read.to_bits()
+            )
+        } else {
+            "rejected as out of range".to_owned()
+        };
         format!(
-            "{at}: {} read as {} ({:#018x}), correctly rounded {} ({:#018x})",
+            "{at}: {} {read}, correctly rounded {} ({:#018x})",
             self.token,
-            shortest(self.read),
-            self.read.to_bits(),
             shortest(self.correct),
             self.correct.to_bits()
         )
@@ -129,18 +137,30 @@ fn shortest(f: f64) -> String {
 }
 
 /// The doubles `serde_json` and the core parser read `token` (a JSON number) as, when
-/// they differ: `(serde_json's, correctly rounded)`.
+/// they differ: `(serde_json's, correctly rounded)`. A finite number `serde_json` rejects
+/// as out of range (without `float_roundtrip`, PostgreSQL's 309-digit text of
+/// `1.7976931348623157e308`) reads as an infinity of its sign.
 #[must_use]
 pub fn misread(token: &str) -> Option<(f64, f64)> {
-    let read = serde_json::from_str::<f64>(token).ok()?;
     let correct = crate::Document::parse_with(token.as_bytes(), &crate::Options::comparison())
         .ok()?
         .root()
         .as_f64()?;
+    let read = match serde_json::from_str::<f64>(token) {
+        Ok(read) => read,
+        Err(e) if correct.is_finite() && e.to_string().starts_with(OUT_OF_RANGE) => {
+            f64::INFINITY.copysign(correct)
+        }
+        Err(_) => return None,
+    };
     // Zeros compare without their sign: the core reads `-0` as the number zero.
     let zeros = (read.to_bits() << 1) == 0 && (correct.to_bits() << 1) == 0;
-    (read.is_finite() && !zeros && read.to_bits() != correct.to_bits()).then_some((read, correct))
+    (correct.is_finite() && !zeros && read.to_bits() != correct.to_bits())
+        .then_some((read, correct))
 }
+
+/// `serde_json`'s message for a number beyond the doubles.
+const OUT_OF_RANGE: &str = "number out of range";
 
 /// Value splits and round-trip losses whose changes are numbers a path read to another
 /// double than the correctly rounded one: those changes become a [`Class::FloatMisread`]
@@ -153,6 +173,10 @@ pub(super) fn split_misreads(
     let mut numbers = None;
     let mut out = Vec::with_capacity(findings.len());
     for mut f in findings {
+        if f.class == Class::ErrorSplit {
+            out.push(out_of_range(f, input, &mut numbers, accepted));
+            continue;
+        }
         if !matches!(f.class, Class::ValueSplit | Class::RoundTripLoss) {
             out.push(f);
             continue;
@@ -199,6 +223,45 @@ pub(super) fn split_misreads(
     }
     out.sort_by_key(|f| Class::ALL.iter().position(|c| *c == f.class));
     out
+}
+
+/// An error split whose failing paths all reject a number as out of range that has a
+/// finite correctly rounded double (in one of its spellings): a float misread of those
+/// paths (the pointer is not known: the paths failed).
+fn out_of_range(
+    f: Finding,
+    input: &[u8],
+    numbers: &mut Option<Vec<Misreadable>>,
+    accepted: &dyn Fn(Class, &[DecodePath]) -> bool,
+) -> Finding {
+    if !f.errors.iter().all(|(_, m)| m.contains(OUT_OF_RANGE)) {
+        return f;
+    }
+    let numbers = numbers.get_or_insert_with(|| misreadable(input));
+    let misreads: Vec<Misread> = numbers
+        .iter()
+        .filter(|m| m.reads.iter().any(|r| r.is_infinite()))
+        .map(|m| Misread {
+            pointer: String::new(),
+            token: m.token.clone(),
+            read: f64::INFINITY.copysign(m.correct),
+            correct: m.correct,
+        })
+        .collect();
+    if misreads.is_empty() {
+        return f;
+    }
+    let paths: Vec<DecodePath> = f.errors.iter().map(|(p, _)| *p).collect();
+    Finding {
+        class: Class::FloatMisread,
+        accepted: accepted(Class::FloatMisread, &paths),
+        paths,
+        errors: f.errors,
+        against: Vec::new(),
+        changes: Vec::new(),
+        misreads,
+        at: None,
+    }
 }
 
 /// A number of the input that `serde_json` misreads in one of the spellings the paths
