@@ -16,7 +16,7 @@ struct Plain {
     a: u32,
 }
 
-/// `(line, column)` of a message that ends in serde_json's `at line L column C` (the first
+/// `(line, column)` of a message that ends in `serde_json`'s `at line L column C` (the first
 /// such place: a located message appends its own).
 fn position(message: &str) -> Option<(usize, usize)> {
     let rest = &message[message.find(" at line ")? + " at line ".len()..];
@@ -25,7 +25,7 @@ fn position(message: &str) -> Option<(usize, usize)> {
     Some((line.parse().ok()?, column.parse().ok()?))
 }
 
-/// Whether `(line, column)` (serde_json's: columns count bytes) lies in `text`.
+/// Whether `(line, column)` (`serde_json`'s: columns count bytes) lies in `text`.
 fn lies_in(text: &[u8], (line, column): (usize, usize)) -> bool {
     text.split(|&b| b == b'\n')
         .nth(line - 1)
