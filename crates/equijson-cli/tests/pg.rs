@@ -635,7 +635,7 @@ fn usage_errors_do_not_quote_a_password_and_bad_urls_say_why() {
 
 /// Duplicate member names in a `json` (or `text`) column are a divergence by default, with
 /// the pointer of the later member; `--accept duplicate-names` declares them. The report
-/// states the serde_json number mode it decoded under.
+/// states the `serde_json` number mode it decoded under.
 #[test]
 fn scan_of_json_with_duplicate_names_diverges_unless_accepted() {
     let cluster = seeded(20);
