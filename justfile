@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test differential web-verify
+verify: fmt-check clippy test kat docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test differential web-verify
 
 # Check formatting.
 fmt-check:
@@ -37,7 +37,7 @@ kat-100m:
 
 # The jsonb model's size and element-count limits (inputs of 34 MB to 1.5 GB; release mode).
 jsonb-limits:
-    cargo test --release --locked -p equijson --test jsonb -- --ignored
+    cargo test --release --locked -p equijson-check --test jsonb -- --ignored
 
 # The core and its binding build for wasm32-unknown-unknown.
 wasm-build:
@@ -93,11 +93,6 @@ demo-offline:
     cargo build -q --release --locked -p equijson-cli
     bash scripts/demo.sh target/release/equijson
 
-# The core without default features (parser, writer, serializer only): clippy and tests.
-core-minimal:
-    cargo clippy -p equijson --no-default-features --all-targets --locked -- -D warnings
-    cargo test -p equijson --no-default-features --locked
-
 # API docs of every crate, warnings as errors.
 docs:
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
@@ -110,7 +105,7 @@ docs:
 package:
     rm -rf target/package
     find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -mindepth 2 -maxdepth 2 -type d -path '*/src/-*/equijson*' -exec rm -rf {} +
-    cargo package --locked --allow-dirty -p equijson -p equijson-pg -p equijson-cli
+    cargo package --locked --allow-dirty -p equijson -p equijson-check -p equijson-pg -p equijson-cli
 
 # Peak RSS of canonicalization and --check, tape (before) against streaming (after).
 bench-memory *ARGS:

@@ -99,7 +99,7 @@ pub enum PathResult {
 impl PathResult {
     pub(crate) fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
         match r {
-            Ok(v) => match crate::ser::to_comparison_vec(&v) {
+            Ok(v) => match equijson::to_comparison_vec(&v) {
                 Ok(bytes) => Self::Decoded(bytes),
                 Err(e) => Self::Unencodable {
                     message: e.message(),
@@ -687,7 +687,7 @@ impl Results {
 /// the input itself decodes as the direct path did.
 fn text_paths(
     input: &Input<'_>,
-    rfc: crate::Result<Vec<u8>>,
+    rfc: equijson::Result<Vec<u8>>,
     direct: &PathResult,
     mut decode: impl FnMut(&[u8]) -> PathResult,
 ) -> (PathResult, PathResult) {
@@ -721,7 +721,7 @@ fn text_paths(
 /// the input itself).
 fn canonical_path(
     text: &[u8],
-    rfc: crate::Result<Vec<u8>>,
+    rfc: equijson::Result<Vec<u8>>,
     direct: &PathResult,
     decode: &mut impl FnMut(&[u8]) -> PathResult,
 ) -> PathResult {
@@ -741,21 +741,21 @@ fn canonical_path(
 /// integer literal of the input appears verbatim among the comparison form's all-digit
 /// number tokens, so when none of those is longer than 15 characters the RFC 8785 form is
 /// the same text (and cannot fail where the comparison form did not).
-fn canonical_forms(input: &[u8]) -> (crate::Result<Vec<u8>>, crate::Result<Vec<u8>>) {
+fn canonical_forms(input: &[u8]) -> (equijson::Result<Vec<u8>>, equijson::Result<Vec<u8>>) {
     thread_local! {
         /// Reused between checks on a thread: its buffers stay allocated.
-        static COMPARISON: std::cell::RefCell<crate::Canonicalizer> =
-            std::cell::RefCell::new(crate::Canonicalizer::new(crate::Options::comparison()));
+        static COMPARISON: std::cell::RefCell<equijson::Canonicalizer> =
+            std::cell::RefCell::new(equijson::Canonicalizer::new(equijson::Options::comparison()));
     }
     let comparison = COMPARISON.with(|c| match c.try_borrow_mut() {
         Ok(mut c) => c.canonicalize(input),
         // Only if a check runs inside another's canonicalization (it cannot): a fresh one.
-        Err(_) => crate::canonicalize_with(input, &crate::Options::comparison()),
+        Err(_) => equijson::canonicalize_with(input, &equijson::Options::comparison()),
     });
     match comparison {
         Ok(c) if short_integer_tokens(&c) => (Ok(c.clone()), Ok(c)),
-        Ok(c) => (crate::canonicalize(input), Ok(c)),
-        Err(e) => (crate::canonicalize(input), Err(e)),
+        Ok(c) => (equijson::canonicalize(input), Ok(c)),
+        Err(e) => (equijson::canonicalize(input), Err(e)),
     }
 }
 
@@ -821,8 +821,8 @@ fn changes_between(old: &PathResult, new: &PathResult) -> Vec<Change> {
 }
 
 /// The comparison form of the input (see the module documentation), or why it has none.
-pub(crate) fn input_comparison_form(input: &[u8]) -> crate::Result<Vec<u8>> {
-    crate::canonicalize_with(input, &crate::Options::comparison())
+pub(crate) fn input_comparison_form(input: &[u8]) -> equijson::Result<Vec<u8>> {
+    equijson::canonicalize_with(input, &equijson::Options::comparison())
 }
 
 /// Paths that decoded the same value: its key, the result, the paths.
@@ -832,13 +832,13 @@ type Group<'a> = (std::borrow::Cow<'a, [u8]>, &'a PathResult, Vec<DecodePath>);
 /// is `comparison`.
 pub(crate) fn classify(
     input: &[u8],
-    comparison: crate::Result<Vec<u8>>,
+    comparison: equijson::Result<Vec<u8>>,
     results: [PathResult; 5],
     accepts: Accepts,
 ) -> Report {
     // A duplicate member name is the comparison form's error (the first error of the text).
     let duplicate = match &comparison {
-        Err(e) if matches!(e.kind(), crate::ErrorKind::DuplicateKey(_)) => {
+        Err(e) if matches!(e.kind(), equijson::ErrorKind::DuplicateKey(_)) => {
             Some(e.member_pointer().unwrap_or_default().to_owned())
         }
         _ => None,
@@ -996,7 +996,7 @@ mod tests {
         ];
         for input in inputs {
             let (rfc, comparison) = canonical_forms(input.as_bytes());
-            let rfc_alone = crate::canonicalize(input.as_bytes());
+            let rfc_alone = equijson::canonicalize(input.as_bytes());
             assert_eq!(rfc.as_ref().ok(), rfc_alone.as_ref().ok(), "{input}");
             assert_eq!(
                 rfc.as_ref().err().map(ToString::to_string),

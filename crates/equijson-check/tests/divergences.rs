@@ -28,11 +28,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use equijson::decode::{
+use equijson_check::decode::reference;
+use equijson_check::decode::{
     Accept, BorrowedDto, Class, DecodePath, PathResult, Report, Verdict, check, check_borrowed,
     serde_json_numbers,
 };
-use equijson::diff::{Change, DiffStyle};
+use equijson_check::diff::{Change, DiffStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -279,102 +280,60 @@ fn registry() -> &'static [(&'static str, CheckFn)] {
 /// The same DTOs checked by the reference implementation (every path on its own).
 fn reference_registry() -> &'static [(&'static str, CheckFn)] {
     &[
-        ("Plain", |i| {
-            equijson::decode::reference::check::<Plain>(i, &[])
-        }),
-        ("Text", |i| {
-            equijson::decode::reference::check::<Text>(i, &[])
-        }),
-        ("Strict", |i| {
-            equijson::decode::reference::check::<Strict>(i, &[])
-        }),
-        ("Wide", |i| {
-            equijson::decode::reference::check::<Wide>(i, &[])
-        }),
-        ("WideU", |i| {
-            equijson::decode::reference::check::<WideU>(i, &[])
-        }),
-        ("Count", |i| {
-            equijson::decode::reference::check::<Count>(i, &[])
-        }),
-        ("Ratio", |i| {
-            equijson::decode::reference::check::<Ratio>(i, &[])
-        }),
-        ("Measure", |i| {
-            equijson::decode::reference::check::<Measure>(i, &[])
-        }),
-        ("FlatRest", |i| {
-            equijson::decode::reference::check::<FlatRest>(i, &[])
-        }),
-        ("FlatInner", |i| {
-            equijson::decode::reference::check::<FlatInner>(i, &[])
-        }),
-        ("FlatStrict", |i| {
-            equijson::decode::reference::check::<FlatStrict>(i, &[])
-        }),
-        ("FlatWide", |i| {
-            equijson::decode::reference::check::<FlatWide>(i, &[])
-        }),
-        ("Untagged", |i| {
-            equijson::decode::reference::check::<Untagged>(i, &[])
-        }),
-        ("Internal", |i| {
-            equijson::decode::reference::check::<Internal>(i, &[])
-        }),
-        ("Adjacent", |i| {
-            equijson::decode::reference::check::<Adjacent>(i, &[])
-        }),
-        ("External", |i| {
-            equijson::decode::reference::check::<External>(i, &[])
-        }),
+        ("Plain", |i| reference::check::<Plain>(i, &[])),
+        ("Text", |i| reference::check::<Text>(i, &[])),
+        ("Strict", |i| reference::check::<Strict>(i, &[])),
+        ("Wide", |i| reference::check::<Wide>(i, &[])),
+        ("WideU", |i| reference::check::<WideU>(i, &[])),
+        ("Count", |i| reference::check::<Count>(i, &[])),
+        ("Ratio", |i| reference::check::<Ratio>(i, &[])),
+        ("Measure", |i| reference::check::<Measure>(i, &[])),
+        ("FlatRest", |i| reference::check::<FlatRest>(i, &[])),
+        ("FlatInner", |i| reference::check::<FlatInner>(i, &[])),
+        ("FlatStrict", |i| reference::check::<FlatStrict>(i, &[])),
+        ("FlatWide", |i| reference::check::<FlatWide>(i, &[])),
+        ("Untagged", |i| reference::check::<Untagged>(i, &[])),
+        ("Internal", |i| reference::check::<Internal>(i, &[])),
+        ("Adjacent", |i| reference::check::<Adjacent>(i, &[])),
+        ("External", |i| reference::check::<External>(i, &[])),
         ("BTreeMap<String,u32>", |i| {
-            equijson::decode::reference::check::<BTreeMap<String, u32>>(i, &[])
+            reference::check::<BTreeMap<String, u32>>(i, &[])
         }),
         ("BTreeMap<u32,u32>", |i| {
-            equijson::decode::reference::check::<BTreeMap<u32, u32>>(i, &[])
+            reference::check::<BTreeMap<u32, u32>>(i, &[])
         }),
         ("BTreeMap<bool,u32>", |i| {
-            equijson::decode::reference::check::<BTreeMap<bool, u32>>(i, &[])
+            reference::check::<BTreeMap<bool, u32>>(i, &[])
         }),
         ("BTreeMap<i128,u32>", |i| {
-            equijson::decode::reference::check::<BTreeMap<i128, u32>>(i, &[])
+            reference::check::<BTreeMap<i128, u32>>(i, &[])
         }),
         ("BTreeMap<String,f32>", |i| {
-            equijson::decode::reference::check::<BTreeMap<String, f32>>(i, &[])
+            reference::check::<BTreeMap<String, f32>>(i, &[])
         }),
-        ("Vec<i128>", |i| {
-            equijson::decode::reference::check::<Vec<i128>>(i, &[])
-        }),
-        ("Vec<f32>", |i| {
-            equijson::decode::reference::check::<Vec<f32>>(i, &[])
-        }),
-        ("f32", |i| equijson::decode::reference::check::<f32>(i, &[])),
-        ("Option<f32>", |i| {
-            equijson::decode::reference::check::<Option<f32>>(i, &[])
-        }),
-        ("Memo", |i| {
-            equijson::decode::reference::check_borrowed::<MemoF>(i, &[])
-        }),
+        ("Vec<i128>", |i| reference::check::<Vec<i128>>(i, &[])),
+        ("Vec<f32>", |i| reference::check::<Vec<f32>>(i, &[])),
+        ("f32", |i| reference::check::<f32>(i, &[])),
+        ("Option<f32>", |i| reference::check::<Option<f32>>(i, &[])),
+        ("Memo", |i| reference::check_borrowed::<MemoF>(i, &[])),
         ("MaybeMemo", |i| {
-            equijson::decode::reference::check_borrowed::<MaybeMemoF>(i, &[])
+            reference::check_borrowed::<MaybeMemoF>(i, &[])
         }),
         ("RawBytes", |i| {
-            equijson::decode::reference::check_borrowed::<RawBytesF>(i, &[])
+            reference::check_borrowed::<RawBytesF>(i, &[])
         }),
         ("FlatMemo", |i| {
-            equijson::decode::reference::check_borrowed::<FlatMemoF>(i, &[])
+            reference::check_borrowed::<FlatMemoF>(i, &[])
         }),
         ("TaggedMemo", |i| {
-            equijson::decode::reference::check_borrowed::<TaggedMemoF>(i, &[])
+            reference::check_borrowed::<TaggedMemoF>(i, &[])
         }),
         ("EitherStr", |i| {
-            equijson::decode::reference::check_borrowed::<EitherStrF>(i, &[])
+            reference::check_borrowed::<EitherStrF>(i, &[])
         }),
-        ("CowMemo", |i| {
-            equijson::decode::reference::check_borrowed::<CowMemoF>(i, &[])
-        }),
+        ("CowMemo", |i| reference::check_borrowed::<CowMemoF>(i, &[])),
         ("BTreeMap<&str,u32>", |i| {
-            equijson::decode::reference::check_borrowed::<BorrowedKeysF>(i, &[])
+            reference::check_borrowed::<BorrowedKeysF>(i, &[])
         }),
     ]
 }
@@ -1287,7 +1246,7 @@ fn catalogue_samples_have_their_documented_verdicts() {
         // value split the `value` DTO declares acceptable.
         ("value", Verdict::Accepted),
     ];
-    let catalogue = equijson::dto::catalogue();
+    let catalogue = equijson_check::dto::catalogue();
     assert_eq!(catalogue.len(), expected.len());
     for spec in catalogue {
         let want = expected
@@ -1321,11 +1280,11 @@ fn catalogue_samples_have_their_documented_verdicts() {
 /// round-trip.
 #[test]
 fn ledger_entry_sample_diverges() {
-    let spec = equijson::dto::find("ledger-entry").unwrap();
+    let spec = equijson_check::dto::find("ledger-entry").unwrap();
     let r = (spec.check)(spec.sample.as_bytes());
     assert_eq!(
         r,
-        check_borrowed::<equijson::dto::LedgerEntryFamily>(spec.sample.as_bytes(), &[])
+        check_borrowed::<equijson_check::dto::LedgerEntryFamily>(spec.sample.as_bytes(), &[])
     );
     assert!(matches!(
         outcome(&r, DecodePath::Dom),
@@ -1383,7 +1342,7 @@ fn ledger_entry_sample_diverges() {
 /// sample must keep its memo free of escapes.
 #[test]
 fn ledger_entry_with_escaped_memo_is_rejected_by_every_path() {
-    let spec = equijson::dto::find("ledger-entry").unwrap();
+    let spec = equijson_check::dto::find("ledger-entry").unwrap();
     let input = br#"{"account":"4000-sales","amount_minor":170141183460469231731687303715884105727,"fx_rate":1.0000000596046448,"memo":"Q4 \"true-up\"\nsee ticket"}"#;
     let r = (spec.check)(input);
     assert!(
@@ -1421,7 +1380,7 @@ fn regression_integers_beyond_2_pow_53_are_compared_exactly() {
 
     // The ledger-entry sample: direct reads 18446744073709551616, canonical
     // 18446744073709552000, and both are reported as one value.
-    let spec = equijson::dto::find("ledger-entry").unwrap();
+    let spec = equijson_check::dto::find("ledger-entry").unwrap();
     let r = (spec.check)(spec.sample.as_bytes());
     assert!(
         r.findings.iter().any(|f| f.class == Class::ValueSplit),
@@ -1500,7 +1459,7 @@ fn regression_redacted_render_hides_string_tokens_in_postgres_details() {
     };
     for (input, detail) in rows {
         let text = String::from_utf8_lossy(input);
-        let r = equijson::decode::check::<Value>(input, &[]);
+        let r = equijson_check::decode::check::<Value>(input, &[]);
         let redacted = r.render(style);
         // Every token holds `ret` (`secret`, `sec\" ret`); no other text of a report does.
         assert!(!redacted.contains("ret"), "{text}:\n{redacted}");
@@ -1578,8 +1537,8 @@ fn regression_redacted_render_hides_unknown_variants_with_backticks() {
 /// the input's jsonb text, and with the jsonb model's text handed in as the live scan does.
 #[test]
 fn shared_work_gives_the_reference_report_for_every_table_input_and_dto() {
-    use equijson::decode::Input;
-    use equijson::jsonb::{JsonbOptions, normalize};
+    use equijson_check::decode::Input;
+    use equijson_check::jsonb::{JsonbOptions, normalize};
     let rows = rows();
     let mut inputs: Vec<Vec<u8>> = rows.iter().map(|r| r.input.clone()).collect();
     for r in &rows {
@@ -1599,7 +1558,7 @@ fn shared_work_gives_the_reference_report_for_every_table_input_and_dto() {
         }
     }
     // With the model's text handed in (the live scan's call), through the catalogue's hook.
-    for spec in equijson::dto::catalogue() {
+    for spec in equijson_check::dto::catalogue() {
         for input in &inputs {
             let model = normalize(input, &JsonbOptions::default());
             let expected = (spec.check_reference)(input);

@@ -25,9 +25,9 @@
 
 use std::fmt::Write as _;
 
-use equijson::diff::{ChangeKind, diff_texts};
-use equijson::jsonb::{JsonbOptions, normalize};
 use equijson::{Canonicalizer, Document, Options};
+use equijson_check::diff::{ChangeKind, diff_texts};
+use equijson_check::jsonb::{JsonbOptions, normalize};
 
 /// `SplitMix64`.
 struct Rng(u64);
@@ -318,7 +318,7 @@ fn edit(r: &mut Rng, doc: &[u8]) -> Vec<u8> {
     out.into_bytes()
 }
 
-#[path = "shared/reference_jcs.rs"]
+#[path = "../../equijson/tests/shared/reference_jcs.rs"]
 mod reference_jcs;
 
 fn show(b: &[u8]) -> String {

@@ -7,7 +7,7 @@
     reason = "test code: a failed expectation should abort the test loudly"
 )]
 
-use equijson::decode::{DecodePath, PathResult, Report, check, reference};
+use equijson_check::decode::{DecodePath, PathResult, Report, check, reference};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

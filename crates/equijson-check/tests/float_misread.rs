@@ -7,10 +7,10 @@
     reason = "test code: a failed expectation should abort the test loudly"
 )]
 
-use equijson::decode::{
+use equijson_check::decode::{
     Accept, Class, DecodePath, Report, Verdict, check, reference, serde_json_numbers,
 };
-use equijson::diff::DiffStyle;
+use equijson_check::diff::DiffStyle;
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize)]
@@ -140,7 +140,7 @@ fn exact_numbers_and_narrowing_are_not_misreads() {
 
 #[test]
 fn catalogue_value_dto_names_misreads_and_declares_them() {
-    let spec = equijson::dto::find("value").unwrap();
+    let spec = equijson_check::dto::find("value").unwrap();
     let input = format!("[{},1]", MISREAD[0].0);
     let report = (spec.check)(input.as_bytes());
     assert!(
@@ -149,7 +149,7 @@ fn catalogue_value_dto_names_misreads_and_declares_them() {
     );
     assert_eq!(report.verdict(), Verdict::Accepted);
     // articles: a ranking score misread is not declared.
-    let spec = equijson::dto::find("articles").unwrap();
+    let spec = equijson_check::dto::find("articles").unwrap();
     let input = format!(
         r#"[{{"id":1,"slug":"s","title":"t","body":"","tags":[],"author":{{"id":7,"name":"A"}},"published_at":null,"word_count":0,"score":{}}}]"#,
         MISREAD[1].0

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use equijson::jsonb::{
+use equijson_check::jsonb::{
     self, DEFAULT_MAX_DEPTH, JsonbError, JsonbOptions, SqlState, from_wire, normalize, to_wire,
     wire_text,
 };
@@ -25,7 +25,7 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-#[path = "shared/table_notation.rs"]
+#[path = "../../equijson/tests/shared/table_notation.rs"]
 mod table_notation;
 use table_notation::unescape;
 

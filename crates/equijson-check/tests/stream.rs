@@ -3,8 +3,8 @@
 //! pathological nesting that makes the streaming writer fall back to the tape.
 #![allow(clippy::unwrap_used, reason = "test code")]
 
-use equijson::generate::{Gen, Style};
 use equijson::{Canonicalizer, Document, Options};
+use equijson_check::generate::{Gen, Style};
 
 /// Canonicalize, validate and the tape agree on `input`: output or error (kind and offset).
 fn agree(c: &mut Canonicalizer, input: &[u8]) {

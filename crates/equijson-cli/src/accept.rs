@@ -1,7 +1,7 @@
 //! `--accept CLASS`: findings the caller declares acceptable on top of the DTO's own.
 
 use clap::ValueEnum;
-use equijson::decode::{Class, Report};
+use equijson_check::decode::{Class, Report};
 
 /// A finding class the command line can accept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

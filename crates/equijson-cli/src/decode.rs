@@ -1,8 +1,8 @@
 //! `equijson decode`: run every decode path on one document and classify the result.
 
 use clap::Args;
-use equijson::decode::Verdict;
-use equijson::diff::DiffStyle;
+use equijson_check::decode::Verdict;
+use equijson_check::diff::DiffStyle;
 
 use crate::exit::Status;
 use crate::input::Source;
@@ -53,7 +53,7 @@ pub(crate) struct DecodeArgs {
 
 /// Runs `equijson decode`.
 pub(crate) fn run(args: &DecodeArgs) -> Status {
-    let Some(spec) = equijson::dto::find(&args.dto) else {
+    let Some(spec) = equijson_check::dto::find(&args.dto) else {
         eprintln!("equijson: error: unknown DTO {:?}", args.dto);
         return Status::Environment;
     };
@@ -73,7 +73,7 @@ pub(crate) fn run(args: &DecodeArgs) -> Status {
     let mut out = format!(
         "dto: {}\nserde_json numbers: {}\n",
         spec.name,
-        equijson::decode::serde_json_numbers()
+        equijson_check::decode::serde_json_numbers()
     );
     out.push_str(&report.render(style));
     let status = match report.verdict() {

@@ -10,8 +10,8 @@ use std::io::{IsTerminal, Write as _};
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use equijson::live::ScanReport;
 use equijson_pg::connect::{PgError, Target};
+use equijson_pg::live::ScanReport;
 use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
 use equijson_pg::scan::{ScanOptions, parse_shard, scan_parallel};
 
@@ -189,8 +189,8 @@ fn fail(e: &PgError) -> Status {
 
 fn run_roundtrip(a: &RoundtripArgs) -> Status {
     let g = &a.gen_args;
-    let spec = equijson::dto::find(g.dto.as_deref().unwrap_or("value"))
-        .unwrap_or(&equijson::dto::catalogue()[0]);
+    let spec = equijson_check::dto::find(g.dto.as_deref().unwrap_or("value"))
+        .unwrap_or(&equijson_check::dto::catalogue()[0]);
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
         Err(s) => return s,
@@ -229,7 +229,7 @@ fn run_roundtrip(a: &RoundtripArgs) -> Status {
 
 fn run_scan(a: &ScanArgs) -> Status {
     let dto_name = a.dto.as_deref().unwrap_or("value");
-    let spec = equijson::dto::find(dto_name).unwrap_or(&equijson::dto::catalogue()[0]);
+    let spec = equijson_check::dto::find(dto_name).unwrap_or(&equijson_check::dto::catalogue()[0]);
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
         Err(s) => return s,
@@ -246,8 +246,9 @@ fn run_scan(a: &ScanArgs) -> Status {
         snapshot: None,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
-    let check =
-        |b: &equijson::decode::Input<'_>| crate::accept::apply((spec.check_input)(b), &a.accept);
+    let check = |b: &equijson_check::decode::Input<'_>| {
+        crate::accept::apply((spec.check_input)(b), &a.accept)
+    };
     let result = scan_parallel(
         target.config(),
         &opts,

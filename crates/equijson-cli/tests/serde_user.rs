@@ -164,6 +164,36 @@ fn resolved_serde_json_features_of_each_published_crate_are_the_default_ones() {
     }
 }
 
+#[test]
+fn the_rfc_8785_library_stands_alone() {
+    // What a signing or JavaScript-interop user adds with `equijson`: no serde_json, no sha2.
+    let tree = cargo(&[
+        "tree",
+        "--offline",
+        "--locked",
+        "-p",
+        "equijson",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+    ]);
+    let names: Vec<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(
+        names.contains(&"serde") && names.contains(&"zmij"),
+        "{tree}"
+    );
+    for absent in ["serde_json", "sha2", "equijson-check"] {
+        assert!(
+            !names.contains(&absent),
+            "equijson depends on {absent}:\n{tree}"
+        );
+    }
+}
+
 /// An `articles` document whose one score is `score`.
 fn article(score: &str) -> String {
     format!(

@@ -31,6 +31,7 @@ pub mod canonical_sql;
 pub mod cluster;
 pub mod connect;
 pub mod demo;
+pub mod live;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
@@ -38,9 +39,9 @@ pub mod sql_scan;
 pub mod tls;
 pub mod wire;
 
+pub use crate::live::ScanReport;
 pub use cluster::{ClusterError, EphemeralCluster};
 pub use connect::{ConnectConfig, PgError, Target};
-pub use equijson::live::ScanReport;
 /// The `postgres` client crate this runner is built on (its `Client` is what
 /// [`connect::connect`] returns).
 pub use postgres;

@@ -1,7 +1,7 @@
 //! Checks of what a live PostgreSQL server returned, and the reports of the live runner (pure; no I/O).
 //!
-//! The `equijson-pg` crate fetches rows and round-trips values; everything it concludes
-//! from them is decided here, so the same logic runs natively and in WebAssembly.
+//! The rest of this crate fetches rows and round-trips values; everything it concludes
+//! from them is decided here, from `equijson-check`'s decode reports and jsonb model.
 
 #![allow(
     clippy::cast_precision_loss,
@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::decode::{Input, Report};
-use crate::diff::DiffStyle;
-use crate::jsonb::{self, JsonbOptions};
+use equijson_check::decode::{Input, Report};
+use equijson_check::diff::DiffStyle;
+use equijson_check::jsonb::{self, JsonbOptions};
 
 /// The SQL type of a scanned column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,7 +52,7 @@ pub struct LiveFinding {
     /// server), `text-binary` (text and binary forms differ), `json-not-verbatim`,
     /// `bad-wire` (an unreadable binary value), `rejected` (every decode path rejects the
     /// value alike: counted, declared, not a divergence), `float-misread` and
-    /// `duplicate-name` (decode findings, see [`crate::decode::Class`]).
+    /// `duplicate-name` (decode findings, see [`equijson_check::decode::Class`]).
     pub class: String,
     /// Declared acceptable by the DTO (or by `--accept`).
     pub declared: bool,
@@ -95,7 +95,7 @@ pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> 
         let is_outcome = |l: &str| {
             let t = l.trim_start();
             l.starts_with("  ")
-                && crate::decode::DecodePath::ALL
+                && equijson_check::decode::DecodePath::ALL
                     .iter()
                     .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
         };
@@ -107,7 +107,7 @@ pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> 
             .collect::<Vec<_>>()
             .join("\n")
     };
-    if report.verdict() == crate::decode::Verdict::Rejected {
+    if report.verdict() == equijson_check::decode::Verdict::Rejected {
         // Every path rejects the value alike: not a split, but a row the DTO cannot read.
         let text = render(4);
         return vec![LiveFinding {
@@ -157,7 +157,7 @@ fn shown(bytes: &[u8], show_values: bool) -> String {
 
 /// Canonical forms compared: both canonicalize to the same bytes, or both fail alike.
 fn same_canonical(a: &[u8], b: &[u8]) -> bool {
-    match (crate::canonicalize(a), crate::canonicalize(b)) {
+    match (equijson::canonicalize(a), equijson::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         (Err(x), Err(y)) => x.kind() == y.kind(),
         _ => false,
@@ -532,7 +532,7 @@ pub struct ScanReport {
     /// Why the scan stopped early, when it did (password never included).
     pub error: Option<String>,
     /// How the decode paths' `serde_json` read numbers
-    /// ([`crate::decode::SerdeJsonNumbers::describe`], probed at run time), e.g.
+    /// ([`equijson_check::decode::SerdeJsonNumbers::describe`], probed at run time), e.g.
     /// `default (fast, not correctly rounded)`. Shard reports merge only when this is the same.
     #[serde(default)]
     pub serde_json_numbers: String,
@@ -576,7 +576,7 @@ impl ScanReport {
             peak_rss_bytes: 0,
             elapsed_secs: 0.0,
             error: None,
-            serde_json_numbers: crate::decode::serde_json_numbers().describe(),
+            serde_json_numbers: equijson_check::decode::serde_json_numbers().describe(),
         }
     }
 

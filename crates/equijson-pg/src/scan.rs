@@ -12,8 +12,8 @@ use std::ops::Range;
 use std::sync::{Mutex, mpsc};
 use std::time::Instant;
 
-use equijson::decode::{Input, Report};
-use equijson::live::{self, CheckedRow, ColumnKind, ScanReport};
+use crate::live::{self, CheckedRow, ColumnKind, ScanReport};
+use equijson_check::decode::{Input, Report};
 use postgres::Client;
 
 use crate::connect::{ConnectConfig, PgError, classify, connect};
@@ -325,14 +325,14 @@ pub fn scan_with(
 pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
     config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
-    accepts: equijson::decode::Accepts,
+    accepts: equijson_check::decode::Accepts,
 ) -> Result<ScanReport, PgError> {
     let name = std::any::type_name::<T>();
     scan_with(
         config,
         opts,
         name,
-        &|b| equijson::decode::check_input::<T>(b, accepts),
+        &|b| equijson_check::decode::check_input::<T>(b, accepts),
         &mut |_, _| {},
     )
 }

@@ -9,12 +9,12 @@
     reason = "test code: a failed expectation should abort the test loudly"
 )]
 
-use equijson::decode::{Input, Report, Verdict};
-use equijson::dto::{DtoSpec, catalogue};
-use equijson::generate::Style;
-use equijson::jsonb::{JsonbOptions, is_normalized, normalize};
-use equijson::live::{ColumnKind, Describe, check_row_with};
-use equijson::props::{PropsConfig, case};
+use equijson_check::decode::{Input, Report, Verdict};
+use equijson_check::dto::{DtoSpec, catalogue};
+use equijson_check::generate::Style;
+use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
+use equijson_check::props::{PropsConfig, case};
+use equijson_pg::live::{ColumnKind, Describe, check_row_with};
 
 /// Generated documents of `spec`'s shape: seeded spellings (whitespace, escapes, member
 /// order, number spellings) and their jsonb text, at several sizes.
@@ -102,7 +102,7 @@ fn unescape(field: &str) -> Vec<u8> {
 }
 
 fn value_spec() -> &'static DtoSpec {
-    equijson::dto::find("value").expect("value DTO")
+    equijson_check::dto::find("value").expect("value DTO")
 }
 
 /// A scanned row: column type, binary form, text form.

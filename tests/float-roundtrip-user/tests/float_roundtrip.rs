@@ -1,7 +1,7 @@
 //! Under `float_roundtrip` the probe reports it, and the numbers a default build misreads
 //! decode to their correctly rounded doubles: no `float-misread` finding.
 
-use equijson::decode::{Class, PROBES, Verdict, check, misread, serde_json_numbers};
+use equijson_check::decode::{Class, PROBES, Verdict, check, misread, serde_json_numbers};
 use float_roundtrip_user::Measure;
 
 #[test]

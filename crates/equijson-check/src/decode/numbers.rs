@@ -5,7 +5,7 @@
 //! (`float_roundtrip`) depends on every crate of the program, not on this one. The decode
 //! paths run whatever the build has; [`serde_json_numbers`] says which, so that a report
 //! from a default build and one from a `float_roundtrip` build can be told apart. The
-//! correctly rounded double of a number is the core parser's ([`crate::Document`]).
+//! correctly rounded double of a number is the core parser's ([`equijson::Document`]).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -133,7 +133,7 @@ impl Misread {
 }
 
 fn shortest(f: f64) -> String {
-    crate::format_f64(f).unwrap_or_else(|| f.to_string())
+    equijson::format_f64(f).unwrap_or_else(|| f.to_string())
 }
 
 /// The doubles `serde_json` and the core parser read `token` (a JSON number) as, when
@@ -142,10 +142,11 @@ fn shortest(f: f64) -> String {
 /// `1.7976931348623157e308`) reads as an infinity of its sign.
 #[must_use]
 pub fn misread(token: &str) -> Option<(f64, f64)> {
-    let correct = crate::Document::parse_with(token.as_bytes(), &crate::Options::comparison())
-        .ok()?
-        .root()
-        .as_f64()?;
+    let correct =
+        equijson::Document::parse_with(token.as_bytes(), &equijson::Options::comparison())
+            .ok()?
+            .root()
+            .as_f64()?;
     let read = match serde_json::from_str::<f64>(token) {
         Ok(read) => read,
         Err(e) if correct.is_finite() && e.to_string().starts_with(OUT_OF_RANGE) => {
@@ -307,16 +308,17 @@ fn misreadable(input: &[u8]) -> Vec<Misreadable> {
                 if out.iter().any(|m| m.token == token) {
                     continue;
                 }
-                let Some(correct) =
-                    crate::Document::parse_with(token.as_bytes(), &crate::Options::comparison())
-                        .ok()
-                        .and_then(|d| d.root().as_f64())
-                else {
+                let Some(correct) = equijson::Document::parse_with(
+                    token.as_bytes(),
+                    &equijson::Options::comparison(),
+                )
+                .ok()
+                .and_then(|d| d.root().as_f64()) else {
                     continue;
                 };
                 let spellings = [
                     Some(token.to_owned()),
-                    crate::format_f64(correct),
+                    equijson::format_f64(correct),
                     crate::jsonb::normalize(
                         token.as_bytes(),
                         &crate::jsonb::JsonbOptions::default(),
@@ -353,7 +355,7 @@ fn misread_change(
     input: &[u8],
     numbers: &mut Option<Vec<Misreadable>>,
 ) -> Option<(Misread, bool)> {
-    use crate::Kind;
+    use equijson::Kind;
     let (old, new) = (c.old.as_ref()?, c.new.as_ref()?);
     if old.kind != Kind::Number || new.kind != Kind::Number {
         return None;

@@ -61,7 +61,7 @@ fn text_paths(input: &[u8], decode: impl Fn(&[u8]) -> PathResult) -> (PathResult
         },
         Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
     };
-    let canonical = match crate::canonicalize(input) {
+    let canonical = match equijson::canonicalize(input) {
         Ok(c) => super::located::in_text(decode(&c), &c, input, super::located::CANONICAL_TEXT),
         Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
     };
