@@ -1,4 +1,4 @@
-//! WebAssembly bindings over the `equijson` core: a thin layer, all logic lives in the core.
+//! WebAssembly bindings over `equijson` and `equijson-check`: a thin layer, all logic lives in those crates.
 //!
 //! JavaScript calls `await init()` once (wasm-bindgen's generated loader), then these
 //! functions. Results that have structure are returned as JSON text for `JSON.parse`.
