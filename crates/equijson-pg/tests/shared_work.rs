@@ -9,14 +9,14 @@
     reason = "test code: a failed expectation should abort the test loudly"
 )]
 
-use equijson::decode::{Input, Report, Verdict};
-use equijson::dto::{DtoSpec, catalogue};
-use equijson::generate::Style;
-use equijson::jsonb::{JsonbOptions, is_normalized, normalize};
-use equijson::live::{ColumnKind, Describe, check_row_with};
-use equijson::props::{PropsConfig, case};
+use equijson_check::decode::{Input, Report, Verdict};
+use equijson_check::dto::{DtoSpec, catalogue};
+use equijson_check::generate::Style;
+use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
+use equijson_check::props::{PropsConfig, case};
+use equijson_pg::live::{ColumnKind, Describe, check_row_with};
 
-#[path = "shared/table_notation.rs"]
+#[path = "../../equijson/tests/shared/table_notation.rs"]
 mod table_notation;
 use table_notation::unescape;
 
@@ -83,7 +83,7 @@ fn edge_cases() -> Vec<Vec<u8>> {
 }
 
 fn value_spec() -> &'static DtoSpec {
-    equijson::dto::find("value").expect("value DTO")
+    equijson_check::dto::find("value").expect("value DTO")
 }
 
 /// A scanned row: column type, binary form, text form.

@@ -1,7 +1,7 @@
 //! Checks of what a live PostgreSQL server returned, and the reports of the live runner (pure; no I/O).
 //!
-//! The `equijson-pg` crate fetches rows and round-trips values; everything it concludes
-//! from them is decided here, so the same logic runs natively and in WebAssembly.
+//! The rest of this crate fetches rows and round-trips values; everything it concludes
+//! from them is decided here, from `equijson-check`'s decode reports and jsonb model.
 
 #![allow(
     clippy::cast_precision_loss,
@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::decode::{Input, Report};
-use crate::diff::DiffStyle;
-use crate::jsonb::{self, JsonbOptions};
-use crate::untrusted::escape;
+use equijson::untrusted::escape;
+use equijson_check::decode::{Input, Report};
+use equijson_check::diff::DiffStyle;
+use equijson_check::jsonb::{self, JsonbOptions};
 
 pub use crate::live_checks::{KEY_SETTINGS, ScanSource};
 
@@ -54,10 +54,10 @@ pub struct LiveFinding {
     /// `model-binary`, `model-accepts`, `model-rejects`, `model-sqlstate` (jsonb model vs
     /// server), `text-binary` (text and binary forms differ), `json-not-verbatim`,
     /// `bad-wire` (an unreadable binary value), `rejected` (every decode path rejects the
-    /// value alike: counted, declared, not a divergence).
+    /// value alike: counted, declared, not a divergence), `float-misread` and
+    /// `duplicate-name` (decode findings, see [`equijson_check::decode::Class`]).
     pub class: String,
-    /// Declared acceptable by the DTO, or explained by the jsonb model (for example
-    /// duplicate member names in a `json` value, which jsonb resolves to the last).
+    /// Declared acceptable by the DTO (or by `--accept`).
     pub declared: bool,
     /// JSON pointer of the first difference (`""`: the whole value).
     pub pointer: String,
@@ -84,7 +84,7 @@ impl Describe {
 
 /// Converts a decode report into findings (one per finding of the report).
 #[must_use]
-pub fn decode_findings(report: &Report, input: &[u8], describe: Describe) -> Vec<LiveFinding> {
+pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> {
     let show_values = describe.show_values();
     let render = |lines: usize| {
         if describe == Describe::No {
@@ -98,17 +98,19 @@ pub fn decode_findings(report: &Report, input: &[u8], describe: Describe) -> Vec
         let is_outcome = |l: &str| {
             let t = l.trim_start();
             l.starts_with("  ")
-                && crate::decode::DecodePath::ALL
+                && equijson_check::decode::DecodePath::ALL
                     .iter()
                     .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
         };
+        // A row's findings are declared one by one: the report's verdict (about all of
+        // them) is left out, so a declared finding never reads "verdict: divergent".
         text.lines()
-            .filter(|l| lines == 4 || !is_outcome(l))
+            .filter(|l| lines == 4 || !(is_outcome(l) || l.starts_with("verdict: ")))
             .take(lines)
             .collect::<Vec<_>>()
             .join("\n")
     };
-    if report.verdict() == crate::decode::Verdict::Rejected {
+    if report.verdict() == equijson_check::decode::Verdict::Rejected {
         // Every path rejects the value alike: not a split, but a row the DTO cannot read.
         let text = render(4);
         return vec![LiveFinding {
@@ -121,32 +123,17 @@ pub fn decode_findings(report: &Report, input: &[u8], describe: Describe) -> Vec
     if report.findings.is_empty() {
         return Vec::new();
     }
-    // Only needed (and only computed) when something is not declared by the DTO.
-    let explained = report.findings.iter().any(|f| !f.accepted) && has_duplicate_names(input);
     let description = render(8);
     report
         .findings
         .iter()
-        .map(|f| {
-            let declared = f.accepted || explained;
-            let mut d = description.clone();
-            if explained && !f.accepted && describe != Describe::No {
-                d.push_str("\nexplained: the value has duplicate member names (json keeps them; jsonb and the DOM keep the last, serde's direct path rejects or keeps the first)");
-            }
-            LiveFinding {
-                class: f.class.name().to_owned(),
-                declared,
-                pointer: f.changes.first().map(|c| c.pointer.clone()).unwrap_or_default(),
-                description: d,
-            }
+        .map(|f| LiveFinding {
+            class: f.class.name().to_owned(),
+            declared: f.accepted,
+            pointer: f.pointer().to_owned(),
+            description: description.clone(),
         })
         .collect()
-}
-
-/// Whether a JSON text has an object with two members of the same (unescaped) name.
-#[must_use]
-pub fn has_duplicate_names(input: &[u8]) -> bool {
-    matches!(crate::canonicalize(input), Err(e) if matches!(e.kind(), crate::ErrorKind::DuplicateKey(_)))
 }
 
 fn finding(class: &str, description: String) -> LiveFinding {
@@ -173,7 +160,7 @@ fn shown(bytes: &[u8], show_values: bool) -> String {
 
 /// Canonical forms compared: both canonicalize to the same bytes, or both fail alike.
 fn same_canonical(a: &[u8], b: &[u8]) -> bool {
-    match (crate::canonicalize(a), crate::canonicalize(b)) {
+    match (equijson::canonicalize(a), equijson::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         (Err(x), Err(y)) => x.kind() == y.kind(),
         _ => false,
@@ -209,7 +196,7 @@ pub fn check_row_with(
     wants: &dyn Fn(&str, bool) -> bool,
     describe: Describe,
 ) -> Vec<LiveFinding> {
-    check_row_unfinished(kind, binary, text, check, describe).finish(binary, wants, describe)
+    check_row_unfinished(kind, binary, text, check, describe).finish(wants, describe)
 }
 
 /// A row checked, its decode findings not yet described: [`check_row_unfinished`] does the
@@ -224,8 +211,6 @@ pub struct CheckedRow {
     decode_from: usize,
     /// The decode report, kept when it has findings that may need describing.
     report: Option<Report>,
-    /// Bytes before the value's text in the binary form (jsonb: the version byte).
-    skip: usize,
 }
 
 impl CheckedRow {
@@ -236,11 +221,10 @@ impl CheckedRow {
     }
 
     /// The row's findings, its decode findings described (as `describe` says) when
-    /// `wants(class, declared)` asks for one of them. `binary` is the value checked.
+    /// `wants(class, declared)` asks for one of them.
     #[must_use]
     pub fn finish(
         self,
-        binary: &[u8],
         wants: &dyn Fn(&str, bool) -> bool,
         describe: Describe,
     ) -> Vec<LiveFinding> {
@@ -248,7 +232,6 @@ impl CheckedRow {
             mut findings,
             decode_from,
             report,
-            skip,
         } = self;
         let Some(report) = report else {
             return findings;
@@ -258,9 +241,8 @@ impl CheckedRow {
                 .get(decode_from..)
                 .is_some_and(|d| d.iter().any(|f| wants(&f.class, f.declared)))
         {
-            let value = binary.get(skip..).unwrap_or(binary);
             findings.truncate(decode_from);
-            findings.extend(decode_findings(&report, value, describe));
+            findings.extend(decode_findings(&report, describe));
         }
         findings
     }
@@ -371,13 +353,12 @@ pub fn check_row_unfinished(
         None => Input::new(value),
     });
     let decode_from = out.len();
-    out.extend(decode_findings(&report, value, Describe::No));
+    out.extend(decode_findings(&report, Describe::No));
     let keep = describe != Describe::No && out.len() > decode_from;
     CheckedRow {
         findings: out,
         decode_from,
         report: keep.then_some(report),
-        skip: binary.len() - value.len(),
     }
 }
 
@@ -496,7 +477,7 @@ pub struct Example {
     pub key: String,
     /// JSON pointer of the first difference.
     pub pointer: String,
-    /// Whether the DTO declares it or the model explains it.
+    /// Whether the DTO (or `--accept`) declares it.
     pub declared: bool,
     /// What differs (values redacted unless `--show-values`).
     pub description: String,
@@ -537,13 +518,13 @@ pub struct ScanReport {
     /// Whether every row was read (false after a lost connection, a stopped server, a
     /// statement timeout, or for a merge missing shards).
     pub complete: bool,
-    /// Rows with at least one finding the DTO does not declare and the model does not explain.
+    /// Rows with at least one finding the DTO (or `--accept`) does not declare.
     pub divergences: u64,
     /// Rows whose value the jsonb model was held against the server's own jsonb text
     /// (every non-NULL jsonb row; json rows the server could safely cast).
     #[serde(default)]
     pub model_checked: u64,
-    /// Rows whose findings are all declared, explained, or consistent rejections.
+    /// Rows whose findings are all declared, or consistent rejections.
     pub declared: u64,
     /// Findings per class (declared ones included).
     pub classes: BTreeMap<String, u64>,
@@ -566,6 +547,11 @@ pub struct ScanReport {
     /// `report merge`.
     #[serde(default)]
     pub digest: Option<String>,
+    /// How the decode paths' `serde_json` read numbers
+    /// ([`equijson_check::decode::SerdeJsonNumbers::describe`], probed at run time), e.g.
+    /// `default (fast, not correctly rounded)`. Shard reports merge only when this is the same.
+    #[serde(default)]
+    pub serde_json_numbers: String,
 }
 
 /// A fingerprint of a `--where` condition (FNV-1a, 64 bits, in hex), so that shard
@@ -608,6 +594,7 @@ impl ScanReport {
             error: None,
             source: None,
             digest: None,
+            serde_json_numbers: equijson_check::decode::serde_json_numbers().describe(),
         }
     }
 
@@ -696,6 +683,7 @@ impl ScanReport {
         out.where_fingerprint.clone_from(&first.where_fingerprint);
         out.limit = first.limit;
         out.source.clone_from(&first.source);
+        out.serde_json_numbers.clone_from(&first.serde_json_numbers);
         let n = first.shard.map(|s| s[1]);
         let mut seen = BTreeMap::new();
         let mut complete = true;
@@ -800,6 +788,13 @@ impl ScanReport {
                 r.table, r.column, r.dto, first.table, first.column, first.dto
             ));
         }
+        if r.serde_json_numbers != first.serde_json_numbers {
+            return Err(format!(
+                "cannot merge {label} (serde_json numbers: {}) with {first_label} (serde_json \
+                 numbers: {}): the rows were decoded by differently built programs",
+                r.serde_json_numbers, first.serde_json_numbers
+            ));
+        }
         if r.shard.map(|s| s[1]) != first.shard.map(|s| s[1]) {
             return Err(format!(
                 "cannot merge {label} ({}) with {first_label} ({}): different shard counts \
@@ -842,6 +837,7 @@ impl ScanReport {
             escape(&self.column),
             escape(&self.dto)
         );
+        let _ = writeln!(s, "serde_json numbers: {}", self.serde_json_numbers);
         let _ = writeln!(s, "rows_total: {}", self.rows_total);
         let _ = writeln!(s, "rows_read: {}", self.rows_read);
         let _ = writeln!(s, "complete: {}", self.complete);
@@ -853,7 +849,7 @@ impl ScanReport {
         );
         let _ = writeln!(
             s,
-            "declared: {} (rows whose findings the DTO declares, the jsonb model explains, or that every path rejects alike)",
+            "declared: {} (rows whose findings the DTO or --accept declares, or that every path rejects alike)",
             self.declared
         );
         if self.classes.is_empty() {
@@ -877,7 +873,7 @@ impl ScanReport {
                     escape(&e.key),
                     escape(&format!("{:?}", e.pointer))
                 );
-                for line in crate::untrusted::escape_lines(&e.description) {
+                for line in equijson::untrusted::escape_lines(&e.description) {
                     let _ = writeln!(s, "      {line}");
                 }
             }

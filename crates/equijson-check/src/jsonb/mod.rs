@@ -23,11 +23,11 @@
 //!   [`JsonbOptions::max_depth`]. The model itself never recurses.
 //!
 //! ```
-//! use equijson::jsonb::{normalize, JsonbOptions};
+//! use equijson_check::jsonb::{normalize, JsonbOptions};
 //!
 //! let text = normalize(br#"{"b": 1e2, "aa": [1.50], "a": "\u00e9", "b": -0.0}"#, &JsonbOptions::default())?;
 //! assert_eq!(text, r#"{"a": "é", "b": 0.0, "aa": [1.50]}"#);
-//! # Ok::<(), equijson::jsonb::JsonbError>(())
+//! # Ok::<(), equijson_check::jsonb::JsonbError>(())
 //! ```
 
 use std::fmt;

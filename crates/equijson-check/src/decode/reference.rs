@@ -22,6 +22,7 @@ pub fn check<T: DeserializeOwned + Serialize>(input: &[u8], accepts: Accepts) ->
     };
     let (jsonb, canonical) = text_paths(input, |t| PathResult::of(serde_json::from_slice::<T>(t)));
     classify(
+        input,
         input_comparison_form(input),
         [dom, direct, borrow, jsonb, canonical],
         accepts,
@@ -42,6 +43,7 @@ pub fn check_borrowed<F: BorrowedDto>(input: &[u8], accepts: Accepts) -> Report 
         PathResult::of(serde_json::from_slice::<F::Of<'_>>(t))
     });
     classify(
+        input,
         input_comparison_form(input),
         [dom, direct, borrow, jsonb, canonical],
         accepts,
@@ -52,13 +54,15 @@ pub fn check_borrowed<F: BorrowedDto>(input: &[u8], accepts: Accepts) -> Report 
 fn text_paths(input: &[u8], decode: impl Fn(&[u8]) -> PathResult) -> (PathResult, PathResult) {
     let jsonb = match crate::jsonb::to_wire(input, &crate::jsonb::JsonbOptions::default()) {
         Ok(wire) => match crate::jsonb::wire_text(&wire) {
-            Ok(text) => decode(text),
+            Ok(text) => {
+                super::located::in_text(decode(text), text, input, super::located::JSONB_TEXT)
+            }
             Err(e) => PathResult::Failed(format!("jsonb wire: {e}")),
         },
         Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
     };
-    let canonical = match crate::canonicalize(input) {
-        Ok(c) => decode(&c),
+    let canonical = match equijson::canonicalize(input) {
+        Ok(c) => super::located::in_text(decode(&c), &c, input, super::located::CANONICAL_TEXT),
         Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
     };
     (jsonb, canonical)

@@ -15,8 +15,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::diff::{Change, DiffStyle, cut, diff_texts, unencodable_change};
 
+mod located;
+mod numbers;
 mod record;
 pub mod reference;
+
+pub use numbers::{MISREAD_FIX, Misread, PROBES, SerdeJsonNumbers, misread, serde_json_numbers};
 
 /// A way of turning JSON text into a typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,7 +99,7 @@ pub enum PathResult {
 impl PathResult {
     pub(crate) fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
         match r {
-            Ok(v) => match crate::ser::to_comparison_vec(&v) {
+            Ok(v) => match equijson::to_comparison_vec(&v) {
                 Ok(bytes) => Self::Decoded(bytes),
                 Err(e) => Self::Unencodable {
                     message: e.message(),
@@ -141,17 +145,42 @@ pub enum Class {
     /// Decoding then encoding does not give the input back (dropped unknown fields,
     /// defaults filled in, numbers coerced).
     RoundTripLoss,
+    /// A path read a number to another double than the correctly rounded one
+    /// (`serde_json` without `float_roundtrip`); see [`Finding::misreads`].
+    FloatMisread,
+    /// An object of the input has two members of the same name: readers disagree on it
+    /// (serde's `Value` and jsonb keep the last, derived structs reject it, other
+    /// parsers keep the first), so it is a divergence unless accepted; see [`Finding::at`].
+    DuplicateName,
 }
 
 impl Class {
-    /// Short name: `error-split`, `value-split`, `round-trip-loss`.
+    /// Every class, in report order.
+    pub const ALL: [Self; 5] = [
+        Self::DuplicateName,
+        Self::ErrorSplit,
+        Self::ValueSplit,
+        Self::FloatMisread,
+        Self::RoundTripLoss,
+    ];
+
+    /// Short name: `error-split`, `value-split`, `round-trip-loss`, `float-misread`,
+    /// `duplicate-name`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Self::ErrorSplit => "error-split",
             Self::ValueSplit => "value-split",
             Self::RoundTripLoss => "round-trip-loss",
+            Self::FloatMisread => "float-misread",
+            Self::DuplicateName => "duplicate-name",
         }
+    }
+
+    /// The class named `name` (as [`Class::name`] gives it).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
     }
 }
 
@@ -176,6 +205,24 @@ pub struct Finding {
     pub against: Vec<DecodePath>,
     /// JSON-pointer changes from the baseline to the other side.
     pub changes: Vec<Change>,
+    /// Numbers read to another double than the correctly rounded one (float misreads).
+    pub misreads: Vec<Misread>,
+    /// The place the finding is about when it is not a change: for a duplicate name, the
+    /// JSON pointer of the later member (`/a/b` for `{"a":{"b":1,"b":2}}`).
+    pub at: Option<String>,
+}
+
+impl Finding {
+    /// The JSON pointer a report names for this finding: [`Finding::at`], else the first
+    /// misread's or change's (`""` when none).
+    #[must_use]
+    pub fn pointer(&self) -> &str {
+        self.at
+            .as_deref()
+            .or_else(|| self.misreads.first().map(|m| m.pointer.as_str()))
+            .or_else(|| self.changes.first().map(|c| c.pointer.as_str()))
+            .unwrap_or_default()
+    }
 }
 
 /// Everything one check found.
@@ -234,6 +281,23 @@ impl Report {
     #[must_use]
     pub fn is_divergent(&self) -> bool {
         self.verdict() == Verdict::Divergent
+    }
+
+    /// Accepts every finding of `class` (a caller's declaration on top of the DTO's, such
+    /// as `--accept duplicate-names`). Accepting duplicate names accepts the whole report:
+    /// what the paths make of such a document (one rejects it, another keeps the first
+    /// member) follows from the duplicate.
+    pub fn accept(&mut self, class: Class) {
+        let all = class == Class::DuplicateName
+            && self
+                .findings
+                .iter()
+                .any(|f| f.class == Class::DuplicateName);
+        for f in &mut self.findings {
+            if all || f.class == class {
+                f.accepted = true;
+            }
+        }
     }
 
     /// A multi-line human-readable account.
@@ -307,6 +371,30 @@ impl Report {
                         a.join(", ")
                     );
                     out.push_str(&indent(&crate::diff::render(&f.changes, style, 20)));
+                }
+                Class::FloatMisread => {
+                    let a: Vec<_> = f.paths.iter().map(|p| p.name()).collect();
+                    let _ = writeln!(
+                        out,
+                        "{}{tag}: {} read a number to another double than the correctly rounded one:",
+                        f.class,
+                        a.join(", ")
+                    );
+                    for m in &f.misreads {
+                        let _ = writeln!(out, "  {}", m.describe(style.redact));
+                    }
+                    let _ = writeln!(out, "  fix: {MISREAD_FIX}");
+                }
+                Class::DuplicateName => {
+                    let at = f.at.as_deref().unwrap_or_default();
+                    let at = if at.is_empty() { "(root)" } else { at };
+                    let _ = writeln!(
+                        out,
+                        "{}{tag}: member {at} repeats a name of its object: serde's Value and \
+                         jsonb keep the last, a derived struct rejects it, other readers keep \
+                         the first (accept with a DTO Accept or --accept duplicate-names)",
+                        f.class
+                    );
                 }
             }
         }
@@ -527,7 +615,12 @@ pub fn check_input<T: DeserializeOwned + Serialize>(input: &Input<'_>, accepts: 
     let (jsonb, canonical) = text_paths(input, rfc, &direct, |t| {
         res.of(serde_json::from_slice::<T>(t))
     });
-    classify(comparison, [dom, direct, borrow, jsonb, canonical], accepts)
+    classify(
+        text,
+        comparison,
+        [dom, direct, borrow, jsonb, canonical],
+        accepts,
+    )
 }
 
 /// [`check_borrowed`] with what the caller already knows about the text: the same [`Report`].
@@ -545,7 +638,12 @@ pub fn check_borrowed_input<F: BorrowedDto>(input: &Input<'_>, accepts: Accepts)
     let (jsonb, canonical) = text_paths(input, rfc, &direct, |t| {
         res.of(serde_json::from_slice::<F::Of<'_>>(t))
     });
-    classify(comparison, [dom, direct, borrow, jsonb, canonical], accepts)
+    classify(
+        text,
+        comparison,
+        [dom, direct, borrow, jsonb, canonical],
+        accepts,
+    )
 }
 
 /// Path results of decoded values, each distinct value (by its serializer calls) put in
@@ -589,7 +687,7 @@ impl Results {
 /// the input itself decodes as the direct path did.
 fn text_paths(
     input: &Input<'_>,
-    rfc: crate::Result<Vec<u8>>,
+    rfc: equijson::Result<Vec<u8>>,
     direct: &PathResult,
     mut decode: impl FnMut(&[u8]) -> PathResult,
 ) -> (PathResult, PathResult) {
@@ -607,7 +705,12 @@ fn text_paths(
     // `jsonb::to_wire` is `0x01` + this text, and `wire_text` gives the text back.
     let jsonb = match model {
         Ok(t) if t.as_bytes() == input.text => direct.clone(),
-        Ok(t) => decode(t.as_bytes()),
+        Ok(t) => located::in_text(
+            decode(t.as_bytes()),
+            t.as_bytes(),
+            input.text,
+            located::JSONB_TEXT,
+        ),
         Err(e) => PathResult::Failed(format!("PostgreSQL would reject it as jsonb: {e}")),
     };
     let canonical = canonical_path(input.text, rfc, direct, &mut decode);
@@ -618,13 +721,13 @@ fn text_paths(
 /// the input itself).
 fn canonical_path(
     text: &[u8],
-    rfc: crate::Result<Vec<u8>>,
+    rfc: equijson::Result<Vec<u8>>,
     direct: &PathResult,
     decode: &mut impl FnMut(&[u8]) -> PathResult,
 ) -> PathResult {
     match rfc {
         Ok(c) if c == text => direct.clone(),
-        Ok(c) => decode(&c),
+        Ok(c) => located::in_text(decode(&c), &c, text, located::CANONICAL_TEXT),
         Err(e) => PathResult::Failed(format!("no RFC 8785 form: {e}")),
     }
 }
@@ -638,21 +741,21 @@ fn canonical_path(
 /// integer literal of the input appears verbatim among the comparison form's all-digit
 /// number tokens, so when none of those is longer than 15 characters the RFC 8785 form is
 /// the same text (and cannot fail where the comparison form did not).
-fn canonical_forms(input: &[u8]) -> (crate::Result<Vec<u8>>, Result<Vec<u8>, String>) {
+fn canonical_forms(input: &[u8]) -> (equijson::Result<Vec<u8>>, equijson::Result<Vec<u8>>) {
     thread_local! {
         /// Reused between checks on a thread: its buffers stay allocated.
-        static COMPARISON: std::cell::RefCell<crate::Canonicalizer> =
-            std::cell::RefCell::new(crate::Canonicalizer::new(crate::Options::comparison()));
+        static COMPARISON: std::cell::RefCell<equijson::Canonicalizer> =
+            std::cell::RefCell::new(equijson::Canonicalizer::new(equijson::Options::comparison()));
     }
     let comparison = COMPARISON.with(|c| match c.try_borrow_mut() {
         Ok(mut c) => c.canonicalize(input),
         // Only if a check runs inside another's canonicalization (it cannot): a fresh one.
-        Err(_) => crate::canonicalize_with(input, &crate::Options::comparison()),
+        Err(_) => equijson::canonicalize_with(input, &equijson::Options::comparison()),
     });
     match comparison {
         Ok(c) if short_integer_tokens(&c) => (Ok(c.clone()), Ok(c)),
-        Ok(c) => (crate::canonicalize(input), Ok(c)),
-        Err(e) => (crate::canonicalize(input), Err(e.to_string())),
+        Ok(c) => (equijson::canonicalize(input), Ok(c)),
+        Err(e) => (equijson::canonicalize(input), Err(e)),
     }
 }
 
@@ -718,21 +821,32 @@ fn changes_between(old: &PathResult, new: &PathResult) -> Vec<Change> {
 }
 
 /// The comparison form of the input (see the module documentation), or why it has none.
-pub(crate) fn input_comparison_form(input: &[u8]) -> Result<Vec<u8>, String> {
-    crate::canonicalize_with(input, &crate::Options::comparison()).map_err(|e| e.to_string())
+pub(crate) fn input_comparison_form(input: &[u8]) -> equijson::Result<Vec<u8>> {
+    equijson::canonicalize_with(input, &equijson::Options::comparison())
 }
 
 /// Paths that decoded the same value: its key, the result, the paths.
 type Group<'a> = (std::borrow::Cow<'a, [u8]>, &'a PathResult, Vec<DecodePath>);
 
+/// Classifies the paths' results for `input`, whose comparison form (or why it has none)
+/// is `comparison`.
 pub(crate) fn classify(
-    input_canonical: Result<Vec<u8>, String>,
+    input: &[u8],
+    comparison: equijson::Result<Vec<u8>>,
     results: [PathResult; 5],
     accepts: Accepts,
 ) -> Report {
+    // A duplicate member name is the comparison form's error (the first error of the text).
+    let duplicate = match &comparison {
+        Err(e) if matches!(e.kind(), equijson::ErrorKind::DuplicateKey(_)) => {
+            Some(e.member_pointer().unwrap_or_default().to_owned())
+        }
+        _ => None,
+    };
+    let input_canonical = comparison.map_err(|e| e.to_string());
     let outcomes: Vec<(DecodePath, PathResult)> =
         DecodePath::ALL.into_iter().zip(results).collect();
-    let mut findings = Vec::new();
+    let mut findings: Vec<Finding> = Vec::new();
     let applicable: Vec<&(DecodePath, PathResult)> = outcomes
         .iter()
         .filter(|(_, r)| !matches!(r, PathResult::NotApplicable(_)))
@@ -760,6 +874,8 @@ pub(crate) fn classify(
             errors: failed,
             against: Vec::new(),
             changes: Vec::new(),
+            misreads: Vec::new(),
+            at: None,
         });
     }
 
@@ -782,6 +898,8 @@ pub(crate) fn classify(
                 errors: Vec::new(),
                 against: other_paths.clone(),
                 changes: changes_between(base, other),
+                misreads: Vec::new(),
+                at: None,
             });
         }
         // Round trip: the baseline value re-encoded against the input's comparison form.
@@ -803,15 +921,46 @@ pub(crate) fn classify(
                     errors: Vec::new(),
                     against: Vec::new(),
                     changes,
+                    misreads: Vec::new(),
+                    at: None,
                 });
             }
         }
     }
-    Report {
-        outcomes,
-        input_canonical,
-        findings,
+    let findings = numbers::split_misreads(findings, input, &accepted);
+    with_duplicate(
+        Report {
+            outcomes,
+            input_canonical,
+            findings,
+        },
+        duplicate,
+        accepted(Class::DuplicateName, &[]),
+    )
+}
+
+/// `report` with the duplicate-name finding first when the input has one (`at`: the
+/// pointer of the later member), every finding accepted when the DTO accepts it.
+fn with_duplicate(mut report: Report, at: Option<String>, accept: bool) -> Report {
+    if let Some(at) = at {
+        report.findings.insert(
+            0,
+            Finding {
+                class: Class::DuplicateName,
+                accepted: false,
+                paths: Vec::new(),
+                errors: Vec::new(),
+                against: Vec::new(),
+                changes: Vec::new(),
+                misreads: Vec::new(),
+                at: Some(at),
+            },
+        );
+        if accept {
+            report.accept(Class::DuplicateName);
+        }
     }
+    report
 }
 
 #[cfg(test)]
@@ -847,7 +996,7 @@ mod tests {
         ];
         for input in inputs {
             let (rfc, comparison) = canonical_forms(input.as_bytes());
-            let rfc_alone = crate::canonicalize(input.as_bytes());
+            let rfc_alone = equijson::canonicalize(input.as_bytes());
             assert_eq!(rfc.as_ref().ok(), rfc_alone.as_ref().ok(), "{input}");
             assert_eq!(
                 rfc.as_ref().err().map(ToString::to_string),

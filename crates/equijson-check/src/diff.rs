@@ -3,8 +3,8 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::document::{Document, Kind, ValueRef};
-use crate::pointer;
+use equijson::pointer;
+use equijson::{Document, Kind, ValueRef};
 
 /// How one place differs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,7 +184,7 @@ pub fn diff<'d>(old: &'d Document, new: &'d Document) -> Vec<Change> {
                         (Some(_), None) => Ordering::Less,
                         (None, Some(_)) => Ordering::Greater,
                         (Some((ka, _)), Some((kb, _))) => {
-                            crate::cmp_utf16(ka.as_bytes(), kb.as_bytes())
+                            equijson::cmp_utf16(ka.as_bytes(), kb.as_bytes())
                         }
                     };
                     let (ka, kb) = match step {
@@ -275,7 +275,7 @@ fn pointer_of(places: &[(usize, Token<'_>)], mut at: usize) -> String {
 #[must_use]
 pub fn unencodable_change(pointer: &str, other: Option<&[u8]>, other_is_old: bool) -> Change {
     let shown = other
-        .and_then(|bytes| Document::parse_with(bytes, &crate::Options::comparison()).ok())
+        .and_then(|bytes| Document::parse_with(bytes, &equijson::Options::comparison()).ok())
         .and_then(|doc| doc.root().pointer(pointer).map(Shown::of));
     let (old, new) = if other_is_old {
         (shown, None)
@@ -295,7 +295,7 @@ pub fn unencodable_change(pointer: &str, other: Option<&[u8]>, other_is_old: boo
 /// doubles.
 #[must_use]
 pub fn diff_texts(old: &[u8], new: &[u8]) -> Option<Vec<Change>> {
-    let options = crate::Options::comparison();
+    let options = equijson::Options::comparison();
     let a = Document::parse_with(old, &options).ok()?;
     let b = Document::parse_with(new, &options).ok()?;
     Some(diff(&a, &b))

@@ -23,7 +23,7 @@ let mut c = equijson::Canonicalizer::new(opts);
 c.canonicalize_into(row, &mut out)?;
 
 // Decode equivalence for your own DTO:
-let report = equijson::decode::check::<MyDto>(row, &[]);
+let report = equijson_check::decode::check::<MyDto>(row, &[]);
 if report.is_divergent() { eprintln!("{}", report.render(Default::default())); }"##;
 
 #[derive(Serialize, Deserialize)]
@@ -38,7 +38,7 @@ const FRONT_PAGE: &str = r##"let canonical = equijson::canonicalize(br#"{"b": [1
 assert_eq!(canonical, "{\"a\":\"é\",\"b\":[1,1e+21]}".as_bytes());
 
 // Decode equivalence for your own DTO:
-let report = equijson::decode::check::<MyDto>(row, &[]);
+let report = equijson_check::decode::check::<MyDto>(row, &[]);
 if report.is_divergent() { eprintln!("{}", report.render(Default::default())); }"##;
 
 #[test]
@@ -69,7 +69,7 @@ fn book_library_example_runs() -> Result<(), equijson::Error> {
     c.canonicalize_into(row, &mut out)?;
 
     // Decode equivalence for your own DTO:
-    let report = equijson::decode::check::<MyDto>(row, &[]);
+    let report = equijson_check::decode::check::<MyDto>(row, &[]);
     if report.is_divergent() {
         eprintln!("{}", report.render(Default::default()));
     }
@@ -102,7 +102,7 @@ fn front_page_example_runs() -> Result<(), equijson::Error> {
     assert_eq!(canonical, "{\"a\":\"é\",\"b\":[1,1e+21]}".as_bytes());
 
     // Decode equivalence for your own DTO:
-    let report = equijson::decode::check::<MyDto>(row, &[]);
+    let report = equijson_check::decode::check::<MyDto>(row, &[]);
     if report.is_divergent() {
         eprintln!("{}", report.render(Default::default()));
     }

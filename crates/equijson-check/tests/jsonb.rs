@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use equijson::jsonb::{
+use equijson_check::jsonb::{
     self, DEFAULT_MAX_DEPTH, JsonbError, JsonbOptions, SqlState, from_wire, normalize, to_wire,
     wire_text,
 };
@@ -25,10 +25,10 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-#[path = "shared/test_rng.rs"]
+#[path = "../../equijson/tests/shared/test_rng.rs"]
 mod test_rng;
 use test_rng::Rng;
-#[path = "shared/table_notation.rs"]
+#[path = "../../equijson/tests/shared/table_notation.rs"]
 mod table_notation;
 use table_notation::unescape;
 

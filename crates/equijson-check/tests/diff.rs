@@ -4,7 +4,7 @@
     reason = "test code: a failed expectation should abort the test"
 )]
 
-use equijson::diff::{ChangeKind, DiffStyle, diff_texts, render};
+use equijson_check::diff::{ChangeKind, DiffStyle, diff_texts, render};
 
 fn lines(old: &str, new: &str, style: DiffStyle) -> Vec<String> {
     diff_texts(old.as_bytes(), new.as_bytes())
@@ -126,7 +126,7 @@ fn deep_documents_do_not_overflow_the_stack() {
     // On a small stack, to prove the walk is iterative.
     let handle = std::thread::Builder::new()
         .stack_size(256 * 1024)
-        .spawn(move || equijson::diff::diff(&da, &db))
+        .spawn(move || equijson_check::diff::diff(&da, &db))
         .unwrap();
     let d = handle.join().unwrap();
     assert_eq!(d.len(), 1);

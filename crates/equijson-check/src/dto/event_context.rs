@@ -8,7 +8,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{DtoSpec, text, tree};
-use crate::decode::{Accept, check};
+use crate::decode::{Accept, Class, check};
 use crate::generate::{Gen, Json};
 
 /// An audit event.
@@ -70,7 +70,11 @@ impl<'de> Deserialize<'de> for ContextMap {
     }
 }
 
-const ACCEPTS: &[Accept] = &[];
+const ACCEPTS: &[Accept] = &[Accept {
+    class: Class::FloatMisread,
+    only: &[],
+    reason: "context values are logged and shown, never hashed or compared: a misread last digit is harmless",
+}];
 
 pub(super) const SPEC: DtoSpec = DtoSpec {
     name: "event-context",

@@ -145,7 +145,7 @@ impl CaseDigest {
 
     /// Adds the next case's text.
     pub fn add(&mut self, text: &[u8]) {
-        if let Ok(c) = crate::canonicalize(text) {
+        if let Ok(c) = equijson::canonicalize(text) {
             self.0.update(&c);
         } else {
             self.0.update(b"!");
@@ -296,14 +296,14 @@ fn signature_of(spec: &DtoSpec, property: Property, text: &str) -> Signature {
 /// The first property that fails on a document spelled with `style`, if any.
 fn failing_property(spec: &DtoSpec, tree: &Json, style: u64) -> Option<Property> {
     let text = tree.render(Style::Seeded(style));
-    let canonical = crate::canonicalize(text.as_bytes());
+    let canonical = equijson::canonicalize(text.as_bytes());
     if let Ok(c) = &canonical {
-        if crate::canonicalize(c).as_ref().ok() != Some(c) {
+        if equijson::canonicalize(c).as_ref().ok() != Some(c) {
             return Some(Property::Idempotent);
         }
     }
     let other = tree.render(Style::Seeded(style.rotate_left(17) ^ 0x5DEE_CE66_D1CE_4E5B));
-    let same = match (&canonical, crate::canonicalize(other.as_bytes())) {
+    let same = match (&canonical, equijson::canonicalize(other.as_bytes())) {
         (Ok(a), Ok(b)) => *a == b,
         (Err(a), Err(b)) => a.kind() == b.kind(),
         _ => false,
@@ -364,8 +364,8 @@ fn shrink_failure(
 
 /// Like `failing_property` for a fixed text (only the text-level properties).
 fn failing_property_text(spec: &DtoSpec, text: &str) -> Option<Property> {
-    if let Ok(c) = crate::canonicalize(text.as_bytes()) {
-        if crate::canonicalize(&c).as_ref().ok() != Some(&c) {
+    if let Ok(c) = equijson::canonicalize(text.as_bytes()) {
+        if equijson::canonicalize(&c).as_ref().ok() != Some(&c) {
             return Some(Property::Idempotent);
         }
     }
@@ -377,11 +377,11 @@ fn failing_property_text(spec: &DtoSpec, text: &str) -> Option<Property> {
 fn describe(spec: &DtoSpec, property: Property, text: &str, tree: &Json, style: u64) -> String {
     match property {
         Property::PathsAgree => (spec.check)(text.as_bytes()).render(DiffStyle::default()),
-        Property::Idempotent => match crate::canonicalize(text.as_bytes()) {
+        Property::Idempotent => match equijson::canonicalize(text.as_bytes()) {
             Ok(c) => format!(
                 "canonical: {}\ncanonical of that: {:?}",
                 String::from_utf8_lossy(&c),
-                crate::canonicalize(&c).map(|d| String::from_utf8_lossy(&d).into_owned())
+                equijson::canonicalize(&c).map(|d| String::from_utf8_lossy(&d).into_owned())
             ),
             Err(e) => format!("canonicalize: {e}"),
         },
@@ -389,9 +389,9 @@ fn describe(spec: &DtoSpec, property: Property, text: &str, tree: &Json, style: 
             let other = tree.render(Style::Seeded(style.rotate_left(17) ^ 0x5DEE_CE66_D1CE_4E5B));
             format!(
                 "spelling A: {text}\nspelling B: {other}\ncanonical A: {:?}\ncanonical B: {:?}",
-                crate::canonicalize(text.as_bytes())
+                equijson::canonicalize(text.as_bytes())
                     .map(|c| String::from_utf8_lossy(&c).into_owned()),
-                crate::canonicalize(other.as_bytes())
+                equijson::canonicalize(other.as_bytes())
                     .map(|c| String::from_utf8_lossy(&c).into_owned()),
             )
         }

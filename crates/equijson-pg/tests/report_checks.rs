@@ -1,6 +1,6 @@
 //! Scan reports checked for consistency and comparability before `report merge` adds them, and untrusted text escaped in the human report.
 
-use equijson::live::{Example, LiveFinding, ScanReport, ScanSource};
+use equijson_pg::live::{Example, LiveFinding, ScanReport, ScanSource};
 
 /// A report as a shard scan writes it: 10 rows, one divergent, two declared.
 fn shard(k: u32, n: u32) -> ScanReport {

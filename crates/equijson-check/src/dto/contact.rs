@@ -89,11 +89,23 @@ pub struct PostalAddress {
     pub lng: Option<f64>,
 }
 
-const ACCEPTS: &[Accept] = &[Accept {
-    class: Class::RoundTripLoss,
-    only: &[],
-    reason: "the contact DTO ignores keys it does not know and fills in missing arrays as []",
-}];
+const ACCEPTS: &[Accept] = &[
+    Accept {
+        class: Class::RoundTripLoss,
+        only: &[],
+        reason: "the contact DTO ignores keys it does not know and fills in missing arrays as []",
+    },
+    Accept {
+        class: Class::FloatMisread,
+        only: &[],
+        reason: "lat/lng are geocodes: a misread moves a point by less than a nanometre, and the service neither hashes nor compares them",
+    },
+    Accept {
+        class: Class::DuplicateName,
+        only: &[],
+        reason: "legacy CRM rows repeat a member; the service reads them through serde_json::Value and jsonb, which both keep the last",
+    },
+];
 
 pub(super) const SPEC: DtoSpec = DtoSpec {
     name: "contact",

@@ -3,10 +3,10 @@
 //! pathological nesting that makes the streaming writer fall back to the tape.
 #![allow(clippy::unwrap_used, reason = "test code")]
 
-use equijson::generate::{Gen, Style};
 use equijson::{Canonicalizer, Document, Options};
+use equijson_check::generate::{Gen, Style};
 
-#[path = "shared/test_rng.rs"]
+#[path = "../../equijson/tests/shared/test_rng.rs"]
 mod test_rng;
 use test_rng::Rng;
 
