@@ -170,7 +170,7 @@ fn documents() -> Vec<(PathBuf, String)> {
     let mut paths = Vec::new();
     walk(&root.join("docs/src"), &mut paths);
     paths.push(root.join("README.md"));
-    for krate in ["equijson", "equijson-cli", "equijson-pg"] {
+    for krate in ["equijson", "equijson-check", "equijson-cli", "equijson-pg"] {
         paths.push(root.join("crates").join(krate).join("README.md"));
     }
     paths
@@ -220,15 +220,15 @@ fn every_rust_example_in_the_docs_is_compiled_by_a_test() {
             seen += 1;
             assert!(
                 tested.iter().any(|t| t.contains(block)),
-                "{}:{line}: a ```rust example no test compiles: add it to crates/equijson/tests/readme.rs \
+                "{}:{line}: a ```rust example no test compiles: add it to crates/equijson-check/tests/readme.rs \
                  (or crates/equijson-pg/tests/book.rs) as a const and run its lines",
                 path.display()
             );
         }
     }
-    // The book's two, the front page's and the two crate READMEs' (core, pg).
+    // The book's two, the front page's and the three crate READMEs' (core, check, pg).
     assert!(
-        seen >= 5,
+        seen >= 6,
         "only {seen} rust examples found: is the docs walk broken?"
     );
 }
