@@ -148,6 +148,8 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
 
 struct Plan {
     kind: ColumnKind,
+    /// The table, schema-qualified and quoted (the pinned `search_path` holds no user schema).
+    table: String,
     count_sql: String,
     copy_sql: String,
 }
@@ -331,6 +333,7 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     };
     Ok(Plan {
         kind,
+        table: table.clone(),
         count_sql: format!(
             "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
         ),
@@ -359,8 +362,10 @@ pub const SETTINGS: &str = "SELECT name::pg_catalog.text, setting::pg_catalog.te
 fn read_source(
     client: &mut Client,
     opts: &ScanOptions,
+    plan: &Plan,
 ) -> Result<crate::live::ScanSource, postgres::Error> {
-    let row = client.query_one(SOURCE, &[&quote_table(&opts.table)])?;
+    // The resolved name: `opts.table` unqualified finds nothing under the pinned search_path.
+    let row = client.query_one(SOURCE, &[&plan.table])?;
     let names: Vec<&str> = crate::live::KEY_SETTINGS.to_vec();
     let settings = client
         .query(SETTINGS, &[&names])?
@@ -440,7 +445,7 @@ pub fn scan_with(
         })?
         .get(0);
     report.rows_total = total.max(0) as u64;
-    report.source = Some(read_source(&mut client, opts).map_err(|e| scrub(&e))?);
+    report.source = Some(read_source(&mut client, opts, &plan).map_err(|e| scrub(&e))?);
     let started = Instant::now();
     let result = stream(
         &mut client,
