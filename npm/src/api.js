@@ -9,10 +9,8 @@
 // into wasm memory at `ptr` (Node's `Buffer#write`; browsers use `encodeInto`). No import/export
 // statements here, so the same text serves both module systems.
 
-/* eslint-disable no-unused-vars */
+// biome-ignore lint/correctness/noUnusedVariables: called by the entries assemble.mjs wraps around this file
 function makeApi(loader) {
-  'use strict';
-
   const REJECT_NEGATIVE_ZERO = 1;
   const REJECT_INEXACT = 2;
   const REJECT_NONCHARACTERS = 4;
@@ -29,6 +27,14 @@ function makeApi(loader) {
 
   /** An error from canonicalizing: what (`kind`, `reason`) and where. */
   class EquijsonError extends Error {
+    /** @type {'EquijsonError'} */
+    name;
+
+    /**
+     * @param {import('./index').ErrorKind} kind
+     * @param {string} reason
+     * @param {import('./index').ErrorLocation} [where]
+     */
     constructor(kind, reason, where) {
       let prefix = '';
       if (where && where.line !== undefined) {
@@ -122,8 +128,19 @@ function makeApi(loader) {
 
   // Brand checks that hold across realms (iframes, vm contexts, test runners), where
   // `instanceof` against this realm's constructors is false.
-  const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-  const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+  const typedArrayTag = getter(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
+  const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+
+  /**
+   * The getter of a built-in accessor property (one the language defines).
+   * @param {object} proto
+   * @param {PropertyKey} key
+   * @returns {(this: unknown) => unknown}
+   */
+  function getter(proto, key) {
+    const get = Object.getOwnPropertyDescriptor(proto, key)?.get;
+    return /** @type {(this: unknown) => unknown} */ (get);
+  }
 
   /** Whether `v` throws nothing when `method` is called on it (a brand check). */
   function branded(method, v) {
@@ -154,9 +171,7 @@ function makeApi(loader) {
   // ---- strings into wasm memory -------------------------------------------------------
 
   const isWellFormed =
-    typeof String.prototype.isWellFormed === 'function'
-      ? (s) => s.isWellFormed()
-      : (s) => !LONE_SURROGATE.test(s);
+    typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE_SURROGATE.test(s);
   const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
 
   /** Index of the first unpaired surrogate of `s`, or -1. */
@@ -283,7 +298,12 @@ function makeApi(loader) {
 
   // ---- the API -----------------------------------------------------------------------------
 
-  /** The RFC 8785 canonical form of JSON text. */
+  /**
+   * The RFC 8785 canonical form of JSON text.
+   * @param {string} text
+   * @param {import('./index').CanonicalizeOptions} [options]
+   * @returns {string}
+   */
   function canonicalize(text, options) {
     if (typeof text !== 'string') {
       throw new TypeError(`canonicalize: expected a string, got ${typeName(text)}`);
@@ -300,7 +320,12 @@ function makeApi(loader) {
     return loader.utf16(heap().subarray(p, p + 2 * w.output16Len()));
   }
 
-  /** The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes. */
+  /**
+   * The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes.
+   * @param {Uint8Array | ArrayBuffer} bytes
+   * @param {import('./index').CanonicalizeOptions} [options]
+   * @returns {Uint8Array}
+   */
   function canonicalizeBytes(bytes, options) {
     if (!isUint8Array(bytes) && !isArrayBuffer(bytes)) {
       throw new TypeError(`canonicalizeBytes: expected a Uint8Array, got ${typeName(bytes)}`);
@@ -312,7 +337,12 @@ function makeApi(loader) {
     return outputView().slice();
   }
 
-  /** Lowercase hex SHA-256 of the canonical form of JSON text (a string or UTF-8 bytes). */
+  /**
+   * Lowercase hex SHA-256 of the canonical form of JSON text (a string or UTF-8 bytes).
+   * @param {string | Uint8Array | ArrayBuffer} input
+   * @param {import('./index').CanonicalizeOptions} [options]
+   * @returns {string}
+   */
   function sha256Hex(input, options) {
     setOptions(options, 'sha256Hex');
     wasm();
@@ -361,8 +391,8 @@ function makeApi(loader) {
     String: String.prototype.valueOf,
     Boolean: Boolean.prototype.valueOf,
     BigInt: BigInt.prototype.valueOf,
-    Map: Object.getOwnPropertyDescriptor(Map.prototype, 'size').get,
-    Set: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
+    Map: getter(Map.prototype, 'size'),
+    Set: getter(Set.prototype, 'size'),
   };
 
   function escapePointer(token) {
@@ -388,7 +418,7 @@ function makeApi(loader) {
 
     function fail(kind, reason) {
       let pointer = '';
-      for (const f of frames) pointer += '/' + escapePointer(f.cur);
+      for (const f of frames) pointer += `/${escapePointer(f.cur)}`;
       return new EquijsonError(kind, reason, { pointer });
     }
 
@@ -517,7 +547,7 @@ function makeApi(loader) {
           const child = prepare(key, f.c[key]);
           if (child === undefined) continue;
           const name = quote(key);
-          out += f.first ? name + ':' : ',' + name + ':';
+          out += f.first ? `${name}:` : `,${name}:`;
           f.first = false;
           if (typeof child === 'string') {
             out += child;

@@ -1,12 +1,13 @@
 // The package in headless Chromium: the browser entry (dist/browser, the module embedded
 // and instantiated synchronously) loaded as native ESM through an import map from a local
 // static server, checked on the RFC 8785 vectors and errors, and compared with Node.
-import test from 'node:test';
+
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join, normalize } from 'node:path';
+import test from 'node:test';
 import * as node from 'equijson';
 
 const require = createRequire(import.meta.url);
@@ -56,14 +57,24 @@ test('the package in headless Chromium', async () => {
   const server = await serve();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     await page.waitForFunction(() => window.ready === true, null, { timeout: 30000 });
     assert.deepEqual(problems, []);
@@ -72,7 +83,11 @@ test('the package in headless Chromium', async () => {
     const inputs = [];
     const dir = join(repo, 'tests/data/jcs');
     for (const f of readdirSync(join(dir, 'input')).sort()) {
-      inputs.push({ name: f, text: readFileSync(join(dir, 'input', f), 'utf8'), want: readFileSync(join(dir, 'output', f), 'utf8') });
+      inputs.push({
+        name: f,
+        text: readFileSync(join(dir, 'input', f), 'utf8'),
+        want: readFileSync(join(dir, 'output', f), 'utf8'),
+      });
     }
     const docs = process.env.EQUIJSON_DOCS;
     for (const f of readdirSync(docs).sort().slice(0, 100)) {
@@ -117,7 +132,14 @@ test('the package in headless Chromium', async () => {
           eq[fn](text);
           out.push(null);
         } catch (e) {
-          out.push({ isError: e instanceof Error, isEq: e instanceof eq.EquijsonError, kind: e.kind, line: e.line, column: e.column, message: e.message });
+          out.push({
+            isError: e instanceof Error,
+            isEq: e instanceof eq.EquijsonError,
+            kind: e.kind,
+            line: e.line,
+            column: e.column,
+            message: e.message,
+          });
         }
       }
       try {
@@ -136,9 +158,30 @@ test('the package in headless Chromium', async () => {
     });
     assert.deepEqual(errors, [
       { isError: true, isEq: true, kind: 'DuplicateKey', line: 2, column: 2, message: '2:2: duplicate object key "a"' },
-      { isError: true, isEq: true, kind: 'LoneSurrogate', line: 1, column: 6, message: '1:6: unpaired surrogate U+D800' },
-      { isError: true, isEq: true, kind: 'InvalidLiteral', line: 1, column: 2, message: '1:2: `NaN` is not a JSON value' },
-      { isError: true, isEq: true, kind: 'NumberOutOfRange', line: 1, column: 2, message: '1:2: number out of range: it overflows a double to Infinity' },
+      {
+        isError: true,
+        isEq: true,
+        kind: 'LoneSurrogate',
+        line: 1,
+        column: 6,
+        message: '1:6: unpaired surrogate U+D800',
+      },
+      {
+        isError: true,
+        isEq: true,
+        kind: 'InvalidLiteral',
+        line: 1,
+        column: 2,
+        message: '1:2: `NaN` is not a JSON value',
+      },
+      {
+        isError: true,
+        isEq: true,
+        kind: 'NumberOutOfRange',
+        line: 1,
+        column: 2,
+        message: '1:2: number out of range: it overflows a double to Infinity',
+      },
       { isError: true, kind: 'Cycle', pointer: '/o' },
       { isError: true, kind: 'UnsupportedType', pointer: '/n' },
     ]);
