@@ -43,8 +43,10 @@ verify: \
     pglite-sql-canonical \
     pg-versions-quick \
     npm-test \
+    npm-bundlers \
     differential \
-    web-verify
+    web-verify \
+    book
 
 # ==== use it ==================================================================================
 
@@ -107,10 +109,10 @@ clippy:
     CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
         cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
 
-# Unit, integration, property and doc tests of the workspace.
+# Unit, integration, property and doc tests of the workspace; PostgreSQL tests may not skip (EQUIJSON_REQUIRE_PG=1).
 [group('verify steps')]
 test:
-    cargo test --workspace --locked
+    EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --workspace --locked
 
 # The ECMAScript number KAT at 1,000,000 and 10,000,000 lines (release mode).
 [group('verify steps')]
@@ -181,6 +183,11 @@ pg-versions-quick *MAJORS:
 npm-test: npm-pack
     bash scripts/npm-test.sh
 
+# The npm package through esbuild, webpack, Vite, Rollup and workerd, run in node/Chromium/workerd.
+[group('verify steps')]
+npm-bundlers: npm-pack
+    bash scripts/npm-bundlers.sh
+
 # Against the JavaScript engine, per seed (`just differential 1 2 3`): canon on 20,000 documents, policies on 20,000 numbers.
 [group('verify steps')]
 differential *SEEDS="1":
@@ -215,6 +222,13 @@ web-wasm-test:
 web-e2e *ARGS: web-build
     cargo build -q --release --locked -p equijson-cli
     node web/e2e.mjs {{ARGS}}
+
+# The book: mdBook builds docs/ into target/book; every internal link and anchor resolves; its examples compile and run.
+[group('verify steps')]
+book:
+    mdbook build docs
+    node scripts/check-book-links.mjs --html target/book
+    EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --locked -p equijson --test readme -p equijson-pg --test book -p equijson-cli --test book
 
 # ==== benchmarks ==============================================================================
 

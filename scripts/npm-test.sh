@@ -25,6 +25,7 @@ cd "$scratch"
 printf '{ "name": "equijson-scratch", "private": true, "version": "0.0.0" }\n' > package.json
 npm install --no-audit --no-fund --offline --loglevel=error "$tgz" >/dev/null
 cp "$root"/npm/test/*.cjs "$root"/npm/test/*.mjs test/
+cp -r "$root"/npm/test/types test/
 
 export EQUIJSON_REPO=$root
 export EQUIJSON_NATIVE=$root/target/release/equijson

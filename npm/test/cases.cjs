@@ -110,6 +110,7 @@ module.exports = function suite(lib, label) {
       'sha256Hex',
       'releaseMemory',
       'init',
+      'initSync',
     ]) {
       assert.equal(typeof lib[name], 'function', name);
     }

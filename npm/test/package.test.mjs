@@ -48,7 +48,7 @@ test('a trap in the module (an allocation beyond what wasm32 addresses) leaves t
   const text = '{"b":1,"a":["é😀", 1.0]}';
   assert.equal(cjs.canonicalize(text), '{"a":["é😀",1],"b":1}');
   // The same module instance the package uses (the glue is cached by its path).
-  const glue = require(join(pkgDir, 'dist/node/glue.cjs'));
+  const glue = require(join(pkgDir, 'dist/glue.cjs'));
   assert.throws(() => glue.inputBuffer(0xfffffff0), WebAssembly.RuntimeError);
   assert.equal(cjs.canonicalize(text), '{"a":["é😀",1],"b":1}');
   assert.equal(cjs.canonicalize(text.repeat(1).padEnd(5000, ' ')), '{"a":["é😀",1],"b":1}');
@@ -56,11 +56,88 @@ test('a trap in the module (an allocation beyond what wasm32 addresses) leaves t
   assert.throws(() => cjs.canonicalize('[1,]'), cjs.EquijsonError);
 });
 
+/** Runs an ES module's text in a fresh Node process from the scratch project; its stdout. */
+function node(source) {
+  const dir = mkdtempSync(join(pkgDir, '..', '..', 'node-'));
+  const file = join(dir, 'main.mjs');
+  writeFileSync(file, source);
+  const r = run(process.execPath, [file]);
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.toString();
+}
+
+test('the Node entry reads no file: no fs, path or __dirname in what it loads', () => {
+  for (const f of ['dist/node/index.cjs', 'dist/node/wasm.cjs', 'dist/glue.cjs']) {
+    const text = readFileSync(join(pkgDir, f), 'utf8');
+    for (const s of ["require('fs')", "require('path')", '__dirname', 'import.meta']) {
+      assert.ok(!text.includes(s), `${f} contains ${s}`);
+    }
+  }
+});
+
+test('init() ahead of time, initSync(module | bytes), in fresh processes', () => {
+  const wasmFile = join(pkgDir, 'dist/equijson.wasm');
+  const out = node(`
+    import { init, initSync, canonicalize } from 'equijson';
+    await init();
+    await init(); // a second call does nothing
+    console.log(canonicalize('{"b":1,"a":[1.0]}'));
+  `);
+  assert.equal(out, '{"a":[1],"b":1}\n');
+  const sync = node(`
+    import { readFileSync } from 'node:fs';
+    import { initSync, sha256Hex } from 'equijson';
+    initSync(new WebAssembly.Module(readFileSync(${JSON.stringify(wasmFile)})));
+    console.log(sha256Hex(new TextEncoder().encode('{"b":1,"a":2}').buffer));
+  `);
+  assert.equal(sync, `${cjs.sha256Hex('{"a":2,"b":1}')}\n`);
+  // Not a module and not bytes: a TypeError that says what it takes.
+  const bad = node(`
+    import { initSync, init } from 'equijson';
+    try { initSync('x'); } catch (e) { console.log(e.name, e.message); }
+    try { await init(42); } catch (e) { console.log(e.name, e.message); }
+  `);
+  assert.equal(
+    bad,
+    'TypeError initSync: expected a WebAssembly.Module, an ArrayBuffer or a typed array, got string\nTypeError init: expected a WebAssembly.Module, bytes, a Response, a URL or a string, got number\n',
+  );
+});
+
+test('equijson/slim in Node: a clear error before init(), then the module read from its file', () => {
+  const out = node(`
+    import * as slim from 'equijson/slim';
+    try { slim.canonicalize('[1]'); } catch (e) {
+      console.log(e instanceof slim.EquijsonError, e.kind, e.message);
+    }
+    await slim.init();
+    console.log(slim.canonicalize('{"b":1,"a":[1.0]}'));
+  `);
+  assert.equal(
+    out,
+    'true NotInitialized equijson/slim loads equijson.wasm asynchronously: call `await init()` (or init(url | bytes | WebAssembly.Module), or initSync(bytes | WebAssembly.Module)) before the first call\n{"a":[1],"b":1}\n',
+  );
+  const missing = node(`
+    import * as slim from 'equijson/slim';
+    try { await slim.init(new URL('./nowhere/equijson.wasm', import.meta.url)); } catch (e) { console.log(e.code); }
+    slim.initSync(await import('node:fs').then((fs) => fs.readFileSync(new URL(import.meta.resolve('equijson/equijson.wasm')))));
+    console.log(slim.canonicalize('[2.50]'));
+  `);
+  assert.equal(missing, 'ENOENT\n[2.5]\n');
+});
+
 test('package.json: exports, types, bin, files, version of the workspace', () => {
   const dot = pkg.exports['.'];
   assert.equal(dot.node.import.default, './dist/node/index.mjs');
   assert.equal(dot.node.require.default, './dist/node/index.cjs');
   assert.equal(dot.default.default, './dist/browser/index.mjs');
+  assert.equal(dot.workerd.default, './dist/workerd/index.mjs');
+  assert.deepEqual(
+    Object.keys(dot),
+    ['workerd', 'node', 'import', 'default'],
+    'the condition order: workerd, then node, then the rest',
+  );
+  assert.equal(pkg.exports['./slim'].default, './dist/slim/index.mjs');
+  assert.equal(pkg.exports['./equijson.wasm'], './dist/equijson.wasm');
   for (const f of [
     dot.node.import.types,
     dot.node.require.types,
@@ -68,6 +145,9 @@ test('package.json: exports, types, bin, files, version of the workspace', () =>
     dot.node.import.default,
     dot.node.require.default,
     dot.default.default,
+    dot.workerd.default,
+    pkg.exports['./slim'].types,
+    pkg.exports['./slim'].default,
     pkg.bin.equijson,
     './dist/equijson.wasm',
   ]) {
@@ -132,6 +212,27 @@ canonicalize('1', { rejectNegativeZeros: true });
   assert.equal(bundler.status, 0, bundler.stdout.toString() + bundler.stderr);
 });
 
+test('type tests (test/types): bytes as ArrayBuffer, init() and initSync() sources, no DOM lib', () => {
+  const types = new URL('./types/', import.meta.url).pathname;
+  const tsc = join(process.env.EQUIJSON_NPM_MODULES, '.bin', 'tsc');
+  const base = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler'];
+  const dom = run(tsc, [...base, '--lib', 'es2022,dom', join(types, 'bytes.ts'), join(types, 'init.ts')]);
+  assert.equal(dom.status, 0, dom.stdout.toString() + dom.stderr);
+  const node16 = run(tsc, [
+    ...base.slice(0, -4),
+    '--module',
+    'node16',
+    '--moduleResolution',
+    'node16',
+    '--lib',
+    'es2022,dom',
+    join(types, 'bytes.ts'),
+  ]);
+  assert.equal(node16.status, 0, node16.stdout.toString() + node16.stderr);
+  const bare = run(tsc, [...base, '--lib', 'es2022', join(types, 'no-dom.ts')]);
+  assert.equal(bare.status, 0, bare.stdout.toString() + bare.stderr);
+});
+
 test('the wasm is within its budget of 64 KiB gzip and is the one the browser entry embeds', () => {
   const wasm = readFileSync(join(pkgDir, 'dist/equijson.wasm'));
   const gz = gzipSync(wasm, { level: 9 }).length;
@@ -139,6 +240,10 @@ test('the wasm is within its budget of 64 KiB gzip and is the one the browser en
   const embedded = readFileSync(join(pkgDir, 'dist/browser/wasm.mjs'), 'utf8');
   const b64 = /base64 = '([A-Za-z0-9+/=]+)'/.exec(embedded)[1];
   assert.ok(Buffer.from(b64, 'base64').equals(wasm));
+  assert.ok(
+    Buffer.from(require(join(pkgDir, 'dist/node/wasm.cjs')), 'base64').equals(wasm),
+    'the Node entry embeds the same module',
+  );
   // Only the canonicalizer: no decode, props or catalogue code made it in.
   const text = wasm.toString('latin1');
   for (const s of ['ledger-entry', 'drive-policy', 'round-trip', 'error-split']) {

@@ -1,5 +1,8 @@
 //! `equijson pg ...`, `report merge` and the ephemeral cluster's teardown, end to end against real PostgreSQL.
 
+#[path = "../../equijson-pg/tests/shared/pg_or_skip.rs"]
+mod pg_or_skip;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -33,6 +36,11 @@ fn seeded(rows: u64) -> EphemeralCluster {
 
 #[test]
 fn scan_json_report_has_the_named_fields_and_merge_needs_every_shard() {
+    if !pg_or_skip::server_or_skip(
+        "scan_json_report_has_the_named_fields_and_merge_needs_every_shard",
+    ) {
+        return;
+    }
     let cluster = seeded(300);
     let url = cluster.connection_string();
     let o = run(
@@ -135,6 +143,9 @@ fn scan_json_report_has_the_named_fields_and_merge_needs_every_shard() {
 
 #[test]
 fn environment_errors_exit_2_without_the_password() {
+    if !pg_or_skip::server_or_skip("environment_errors_exit_2_without_the_password") {
+        return;
+    }
     let cluster = seeded(10);
     let url = cluster.connection_string();
     for (args, needle) in [
@@ -217,6 +228,9 @@ fn environment_errors_exit_2_without_the_password() {
 
 #[test]
 fn server_stopped_mid_scan_exits_2_with_complete_false() {
+    if !pg_or_skip::server_or_skip("server_stopped_mid_scan_exits_2_with_complete_false") {
+        return;
+    }
     let mut cluster = seeded(30_000);
     let url = cluster.connection_string();
     let child = Command::new(env!("CARGO_BIN_EXE_equijson"))
@@ -261,6 +275,9 @@ fn server_stopped_mid_scan_exits_2_with_complete_false() {
 
 #[test]
 fn ephemeral_cluster_is_removed_on_sigterm_and_sigint() {
+    if !pg_or_skip::server_or_skip("ephemeral_cluster_is_removed_on_sigterm_and_sigint") {
+        return;
+    }
     for signal in ["-TERM", "-INT"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
             .args(["pg", "roundtrip", "--cases", "100000000"])
@@ -323,6 +340,11 @@ impl Drop for KillOnDrop {
 
 #[test]
 fn roundtrip_prints_the_props_digest_and_fails_on_real_divergences() {
+    if !pg_or_skip::server_or_skip(
+        "roundtrip_prints_the_props_digest_and_fails_on_real_divergences",
+    ) {
+        return;
+    }
     let cluster = EphemeralCluster::start().expect("start cluster");
     let url = cluster.connection_string();
     let digest = |o: &Output| {
@@ -394,6 +416,9 @@ fn pg_bindir_env_names_the_server_binaries() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("EQUIJSON_PG_BINDIR"), "{}", text(&o));
     assert!(text(&o).contains("/nonexistent/pg/bin"), "{}", text(&o));
+    if !pg_or_skip::server_or_skip("pg_bindir_env_names_the_server_binaries") {
+        return;
+    }
     // The directory the default search finds, named explicitly: that server is used.
     let found = EphemeralCluster::start().expect("start cluster");
     let o = Command::new(env!("CARGO_BIN_EXE_equijson"))
@@ -432,6 +457,9 @@ fn leftovers(pid: u32) -> (Vec<std::path::PathBuf>, String) {
 
 #[test]
 fn sigint_at_any_moment_of_a_run_leaves_nothing_behind() {
+    if !pg_or_skip::server_or_skip("sigint_at_any_moment_of_a_run_leaves_nothing_behind") {
+        return;
+    }
     // The handler used to remove the directory while `initdb` was still writing into it
     // (a directory was left), and exit while a drop was stopping the server.
     for delay_ms in [
@@ -478,6 +506,9 @@ fn sigint_at_any_moment_of_a_run_leaves_nothing_behind() {
 
 #[test]
 fn sigint_during_the_demo_scans_prints_no_result() {
+    if !pg_or_skip::server_or_skip("sigint_during_the_demo_scans_prints_no_result") {
+        return;
+    }
     // The scans' incomplete reports used to be printed (and "### result: undeclared
     // divergences found" after them) once Ctrl-C had stopped the server.
     let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
@@ -523,6 +554,9 @@ fn sigint_during_the_demo_scans_prints_no_result() {
 
 #[test]
 fn merge_refuses_shards_cut_differently_and_names_the_files() {
+    if !pg_or_skip::server_or_skip("merge_refuses_shards_cut_differently_and_names_the_files") {
+        return;
+    }
     // Shards by heap block and by key hash, or with different --where, used to merge into
     // a "complete" report although they need not cover each row once.
     let cluster = seeded(200);

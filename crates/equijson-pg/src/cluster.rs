@@ -275,7 +275,7 @@ impl EphemeralCluster {
     pub fn start() -> Result<Self, ClusterError> {
         match std::env::var_os(BINDIR_ENV).filter(|d| !d.is_empty()) {
             Some(dir) => Self::start_in(Path::new(&dir)),
-            None => Self::start_with(&find_bindir().ok_or(ClusterError::NotFound)?),
+            None => Self::start_with(&server_bindir()?),
         }
     }
 
@@ -606,6 +606,22 @@ fn write_owned(path: &Path, bytes: &[u8], run_as: Option<&RunAs>) -> Result<(), 
             .map_err(|e| io_err("chown", path.to_owned(), e))?;
     }
     Ok(())
+}
+
+/// The directory [`EphemeralCluster::start`] takes the server binaries from, without
+/// starting anything: the one named by [`BINDIR_ENV`] when it is set, else the first found on
+/// `PATH`, in `pg_config --bindir` or in the newest `/usr/lib/postgresql/*/bin`. Tests use it
+/// to tell a machine without PostgreSQL (skip) from a broken installation (fail).
+///
+/// # Errors
+/// [`ClusterError::NotFound`] when no directory holds `initdb`, `pg_ctl` and `postgres`;
+/// [`ClusterError::BadBindir`] when [`BINDIR_ENV`] names a directory without them.
+pub fn server_bindir() -> Result<PathBuf, ClusterError> {
+    match std::env::var_os(BINDIR_ENV).filter(|d| !d.is_empty()) {
+        Some(dir) if has_server_binaries(Path::new(&dir)) => Ok(PathBuf::from(dir)),
+        Some(dir) => Err(ClusterError::BadBindir(PathBuf::from(dir))),
+        None => find_bindir().ok_or(ClusterError::NotFound),
+    }
 }
 
 /// The directory holding `initdb`, `pg_ctl` and `postgres`: from `PATH`, else `pg_config --bindir`.

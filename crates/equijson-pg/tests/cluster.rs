@@ -1,5 +1,8 @@
 //! The ephemeral cluster against the real PostgreSQL binaries: start, connect, tear down.
 
+#[path = "shared/pg_or_skip.rs"]
+mod pg_or_skip;
+
 use std::path::PathBuf;
 
 use equijson_pg::cluster::{BINDIR_ENV, ClusterError, EphemeralCluster};
@@ -7,6 +10,9 @@ use equijson_pg::connect::{PgError, Target, connect};
 
 #[test]
 fn starts_connects_and_is_removed_on_drop() {
+    if !pg_or_skip::server_or_skip("starts_connects_and_is_removed_on_drop") {
+        return;
+    }
     let cluster = EphemeralCluster::start().expect("start cluster");
     assert!(
         cluster.version().contains("PostgreSQL"),
@@ -76,6 +82,9 @@ fn explicit_bindir_is_used_or_refused() {
         other => panic!("expected BadBindir, got {other:?}"),
     }
     // The directory the default search found, given explicitly: the same server.
+    if !pg_or_skip::server_or_skip("explicit_bindir_is_used_or_refused") {
+        return;
+    }
     let found = EphemeralCluster::start().expect("start cluster");
     let explicit = EphemeralCluster::start_in(found.bindir()).expect("start in bindir");
     assert_eq!(explicit.bindir(), found.bindir());

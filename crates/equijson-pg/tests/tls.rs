@@ -1,6 +1,9 @@
 //! TLS against a real server: an ephemeral cluster with `ssl = on` and a certificate from a
 //! test CA; every `sslmode`, name and chain checks, and a scan over `verify-full`.
 
+#[path = "shared/pg_or_skip.rs"]
+mod pg_or_skip;
+
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -121,6 +124,9 @@ fn path(p: &Path) -> String {
 
 #[test]
 fn every_sslmode_against_a_tls_server() {
+    if !pg_or_skip::server_or_skip("every_sslmode_against_a_tls_server") {
+        return;
+    }
     let cluster = EphemeralCluster::start().expect("start cluster");
     let pki = make_pki(&cluster);
     set_ssl(&cluster, true);

@@ -9,9 +9,8 @@
 //! - The other tests cover [`Accept`] scoping, the verdicts for equivalent and rejected
 //!   input, redacted rendering and the samples of the DTO catalogue.
 //!
-//! The jsonb path models PostgreSQL and is implemented separately. Until it lands it
-//! reports "not implemented" for every input; the tests then leave it out (see
-//! [`jsonb_landed`] and [`View`]) and assert only what the other four paths do.
+//! The jsonb path (PostgreSQL's binary jsonb, through the core's jsonb model) is checked
+//! like every other path: its column of `cases.tsv`, its outcomes and its findings.
 //!
 #![allow(
     clippy::unwrap_used,
@@ -23,7 +22,6 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::sync::OnceLock;
 
 use equijson::decode::{
     Accept, BorrowedDto, Class, DecodePath, PathResult, Report, Verdict, check, check_borrowed,
@@ -377,15 +375,6 @@ fn reference_registry() -> &'static [(&'static str, CheckFn)] {
 
 // ------------------------------------------------------------------ jsonb and views
 
-/// Whether the jsonb model has landed: until then its path fails with "not implemented".
-fn jsonb_landed() -> bool {
-    static LANDED: OnceLock<bool> = OnceLock::new();
-    *LANDED.get_or_init(|| {
-        let r = check::<Value>(b"{}", &[]);
-        !matches!(outcome(&r, DecodePath::JsonbWire), PathResult::Failed(m) if m.contains("not implemented"))
-    })
-}
-
 fn outcome(r: &Report, path: DecodePath) -> &PathResult {
     &r.outcomes
         .iter()
@@ -560,30 +549,11 @@ fn pairs<K>(field: &str, parse: fn(&str) -> K) -> Vec<(K, String)> {
         .collect()
 }
 
-/// The input notation: `\xHH` is one raw byte, `\R{N}{text}` is `text` N times; every
-/// other byte (JSON escapes included) stands for itself.
-fn unescape(field: &str) -> Vec<u8> {
-    let b = field.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
-            let hex = &field[i + 2..i + 4];
-            out.push(u8::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("bad \\x{hex}")));
-            i += 4;
-        } else if field[i..].starts_with("\\R{") {
-            let rest = &field[i + 3..];
-            let (n, rest) = rest.split_once("}{").expect("\\R{N}{text}");
-            let (text, _) = rest.split_once('}').expect("\\R{N}{text}");
-            out.extend(text.as_bytes().repeat(n.parse().expect("repeat count")));
-            i += 3 + n.len() + 2 + text.len() + 1;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
+#[path = "shared/table_notation.rs"]
+mod table_notation;
+/// The input notation, shared with the other tables: `\xHH` is one raw byte, `\R{N}{text}`
+/// is `text` N times; every other byte (JSON escapes included) stands for itself.
+use table_notation::unescape;
 
 fn rows() -> Vec<Row> {
     CASES_TSV
@@ -637,9 +607,7 @@ fn check_row(row: &Row, report: &Report) -> Vec<String> {
     check_outcomes(row, report, &mut bad);
     let projected = views(report, true);
     check_findings(row, report, &projected, &mut bad);
-    if jsonb_landed() {
-        check_jsonb_findings(row, report, &mut bad);
-    }
+    check_jsonb_findings(row, report, &mut bad);
     // The harness's verdict rule is the engine's.
     if report.verdict() != verdict_of(report, &views(report, false), false) {
         bad.push("Report::verdict disagrees with verdict_of".to_owned());
@@ -648,16 +616,12 @@ fn check_row(row: &Row, report: &Report) -> Vec<String> {
     bad
 }
 
-/// Per-path outcomes and messages (jsonb only once it has landed).
+/// Per-path outcomes and messages.
 fn check_outcomes(row: &Row, report: &Report, bad: &mut Vec<String>) {
-    let checked = |path: DecodePath| path != DecodePath::JsonbWire || jsonb_landed();
     for (path, expect) in DecodePath::ALL.into_iter().zip(row.paths) {
         let Expect::Is(want, same) = expect else {
             continue;
         };
-        if !checked(path) {
-            continue;
-        }
         let got = outcome(report, path);
         if Outcome::of(got) != want {
             bad.push(format!("{path}: expected {want:?}, got {got:?}"));
@@ -672,9 +636,6 @@ fn check_outcomes(row: &Row, report: &Report, bad: &mut Vec<String>) {
         }
     }
     for (path, needle) in &row.messages {
-        if !checked(*path) {
-            continue;
-        }
         match outcome(report, *path) {
             PathResult::Failed(m) | PathResult::Unencodable { message: m, .. }
                 if m.contains(needle.as_str()) => {}
@@ -827,9 +788,6 @@ fn table_of_divergences() {
             );
         }
     }
-    if !jsonb_landed() {
-        eprintln!("note: the jsonb model has not landed; its column in cases.tsv was not checked");
-    }
     assert!(
         failures.is_empty(),
         "cases.tsv rows that do not hold:{failures}"
@@ -884,17 +842,15 @@ fn error_split_lists_decoding_and_failing_paths_with_messages() {
         outcome(&r, DecodePath::Borrow),
         outcome(&r, DecodePath::Dom)
     );
-    if jsonb_landed() {
-        // PostgreSQL keeps the last value, as the DOM does.
-        assert_eq!(
-            outcome(&r, DecodePath::JsonbWire),
-            outcome(&r, DecodePath::Dom)
-        );
-        assert_eq!(
-            f.paths,
-            [DecodePath::Dom, DecodePath::Borrow, DecodePath::JsonbWire]
-        );
-    }
+    // PostgreSQL keeps the last value, as the DOM does.
+    assert_eq!(
+        outcome(&r, DecodePath::JsonbWire),
+        outcome(&r, DecodePath::Dom)
+    );
+    assert_eq!(
+        f.paths,
+        [DecodePath::Dom, DecodePath::Borrow, DecodePath::JsonbWire]
+    );
 }
 
 #[test]
@@ -1127,13 +1083,8 @@ fn no_divergence_is_equivalent() {
             "{shown}: paths disagree: {:?}",
             r.outcomes
         );
-        if jsonb_landed() {
-            assert!(r.findings.is_empty(), "{shown}: {:?}", r.findings);
-            assert_eq!(r.verdict(), Verdict::Equivalent, "{shown}");
-        } else {
-            assert!(views(&r, true).is_empty(), "{shown}: {:?}", r.findings);
-            assert_eq!(verdict_of(&r, &[], true), Verdict::Equivalent, "{shown}");
-        }
+        assert!(r.findings.is_empty(), "{shown}: {:?}", r.findings);
+        assert_eq!(r.verdict(), Verdict::Equivalent, "{shown}");
     }
 }
 
@@ -1239,11 +1190,7 @@ fn catalogue_samples_have_their_documented_verdicts() {
             .unwrap_or_else(|| panic!("catalogue DTO {} has no expected verdict here", spec.name))
             .1;
         let r = (spec.check)(spec.sample.as_bytes());
-        let got = if jsonb_landed() {
-            r.verdict()
-        } else {
-            verdict_of(&r, &views(&r, true), true)
-        };
+        let got = r.verdict();
         assert_eq!(
             got,
             want,
@@ -1283,12 +1230,10 @@ fn ledger_entry_sample_diverges() {
     assert!(
         matches!(outcome(&r, DecodePath::Borrow), PathResult::Failed(m) if m.contains("expected i128"))
     );
-    if jsonb_landed() {
-        assert_eq!(
-            outcome(&r, DecodePath::JsonbWire),
-            outcome(&r, DecodePath::Direct)
-        );
-    }
+    assert_eq!(
+        outcome(&r, DecodePath::JsonbWire),
+        outcome(&r, DecodePath::Direct)
+    );
     let v = views(&r, true);
     assert_eq!(
         classes_of(&v),

@@ -29,26 +29,9 @@ use equijson::diff::{ChangeKind, diff_texts};
 use equijson::jsonb::{JsonbOptions, normalize};
 use equijson::{Canonicalizer, Document, Options};
 
-/// `SplitMix64`.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+#[path = "shared/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)

@@ -71,36 +71,9 @@ fn check<A: Arbitrary + fmt::Debug>(prop: fn(A) -> TestResult) {
 
 // ---- a small seeded RNG, so a rendering is reproducible from its seed --------------------------
 
-/// `SplitMix64`.
-#[derive(Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    fn range_i32(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + self.below((hi - lo + 1) as usize) as i32
-    }
-}
+#[path = "shared/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 // ---- the document model ----------------------------------------------------------------------
 
@@ -344,9 +317,9 @@ const KEY_PREFIXES: &[&str] = &[
 
 fn gen_char(r: &mut Rng) -> char {
     if r.chance(45) {
-        *r.pick(SPECIAL_CHARS)
+        r.pick(SPECIAL_CHARS)
     } else {
-        char::from(*r.pick(PLAIN_CHARS))
+        char::from(r.pick(PLAIN_CHARS))
     }
 }
 
@@ -355,7 +328,7 @@ fn gen_string(r: &mut Rng, max: usize) -> String {
 }
 
 fn gen_key(r: &mut Rng) -> String {
-    let mut k = (*r.pick(KEY_PREFIXES)).to_owned();
+    let mut k = (r.pick(KEY_PREFIXES)).to_owned();
     for _ in 0..r.below(3) {
         k.push(gen_char(r));
     }
@@ -436,7 +409,7 @@ fn gen_number_text(r: &mut Rng) -> String {
             let frac = if r.chance(50) { ".25" } else { ".75" };
             format!("{}{n}{frac}", if r.chance(30) { "-" } else { "" })
         }
-        0 | 1 => (*r.pick(NUMBER_POOL)).to_owned(),
+        0 | 1 => (r.pick(NUMBER_POOL)).to_owned(),
         // Any finite double, by its shortest digits or by 17..=30 correctly rounded digits
         // (a different decimal that rounds to the same double).
         2 => {
@@ -470,7 +443,7 @@ fn gen_number_text(r: &mut Rng) -> String {
         }
         // Integers, often near 2^53 or 2^64.
         5 => {
-            let base: i128 = *r.pick(&[0, 1 << 53, 1 << 63, 1 << 64, 10_i128.pow(21)]);
+            let base: i128 = r.pick(&[0, 1 << 53, 1 << 63, 1 << 64, 10_i128.pow(21)]);
             let n = base + i128::from(r.range_i32(-3, 3)) * i128::from(1 + r.below(3) as i32);
             let n = if r.chance(30) { -n } else { n };
             n.to_string()
@@ -480,7 +453,7 @@ fn gen_number_text(r: &mut Rng) -> String {
             let digits: String = (0..=r.below(17))
                 .map(|_| char::from(b'1' + r.below(9) as u8))
                 .collect();
-            let e = *r.pick(&[-7, -6, -5, 0, 20, 21, 22, 307, 308, -308, -323]);
+            let e = r.pick(&[-7, -6, -5, 0, 20, 21, 22, 307, 308, -308, -323]);
             if digits.len() == 1 {
                 format!("{digits}e{e}")
             } else {
@@ -539,7 +512,7 @@ fn hex4(r: &mut Rng, out: &mut String, unit: u16) {
 fn render_string(r: &mut Rng, s: &str, out: &mut String) {
     out.push('"');
     // Sometimes write the whole string raw where allowed, sometimes escape heavily.
-    let escape_rate = *r.pick(&[0, 10, 30, 80]);
+    let escape_rate = r.pick(&[0, 10, 30, 80]);
     for c in s.chars() {
         let must = c == '"' || c == '\\' || c < ' ';
         if !must && !r.chance(escape_rate) {

@@ -6,6 +6,10 @@
 use equijson::generate::{Gen, Style};
 use equijson::{Canonicalizer, Document, Options};
 
+#[path = "shared/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
+
 /// Canonicalize, validate and the tape agree on `input`: output or error (kind and offset).
 fn agree(c: &mut Canonicalizer, input: &[u8]) {
     let tape = Document::parse_with(input, c.options()).map(|d| d.to_canonical_vec());
@@ -66,16 +70,43 @@ fn stream_matches_tape_on_generated_documents_and_mutations() {
 
 #[test]
 fn duplicates_in_outer_and_inner_objects_report_the_first() {
+    // (text, the first duplicate in document order: its name, the byte offset of the later
+    // occurrence's opening quote, and that member's JSON pointer). The streaming writer sorts
+    // and checks an object when it closes, so an inner object's duplicate is found before an
+    // outer one's: these rows hold it to the document order that the tape reports.
+    let table: [(&str, &str, usize, &str); 8] = [
+        (r#"{"a":1,"a":2,"b":{"c":1,"c":2}}"#, "a", 7, "/a"),
+        (r#"{"b":{"c":1,"c":2},"a":1,"a":2}"#, "c", 12, "/b/c"),
+        (r#"{"a":1,"a":[{"x":1,"x":2}]}"#, "a", 7, "/a"),
+        (r#"{"a":[{"x":1,"x":2}],"a":1}"#, "x", 13, "/a/0/x"),
+        (r#"[{"z":1,"y":2,"z":3},{"a":1,"a":1}]"#, "z", 14, "/0/z"),
+        (r#"{"a":1,"a":2,"b":[1,}"#, "a", 7, "/a"),
+        (r#"{"b":1,"a":2,"b":[1,2]}"#, "b", 13, "/b"),
+        (
+            r#"{"b":{"d":{"e":1,"e":2},"d":3},"b":4}"#,
+            "e",
+            17,
+            "/b/d/e",
+        ),
+    ];
     let mut c = Canonicalizer::new(Options::default());
-    for text in [
-        r#"{"a":1,"a":2,"b":{"c":1,"c":2}}"#,
-        r#"{"b":{"c":1,"c":2},"a":1,"a":2}"#,
-        r#"{"a":1,"a":[{"x":1,"x":2}]}"#,
-        r#"[{"z":1,"y":2,"z":3},{"a":1,"a":1}]"#,
-        r#"{"a":1,"a":2,"b":[1,}"#,
-        r#"{"b":1,"a":2,"b":[1,2]}"#,
-    ] {
+    for (text, name, offset, pointer) in table {
+        assert_eq!(
+            &text[offset..offset + name.len() + 2],
+            format!("\"{name}\"")
+        );
         agree(&mut c, text.as_bytes());
+        let streamed = c.canonicalize(text.as_bytes()).unwrap_err();
+        let validated = c.validate(text.as_bytes()).unwrap_err();
+        for e in [&streamed, &validated] {
+            assert_eq!(
+                e.kind(),
+                &equijson::ErrorKind::DuplicateKey(name.to_owned()),
+                "{text}"
+            );
+            assert_eq!(e.offset(), Some(offset), "{text}");
+            assert_eq!(e.member_pointer(), Some(pointer), "{text}");
+        }
     }
 }
 
@@ -150,13 +181,8 @@ fn large_objects_reorder_like_the_tape() {
 #[test]
 fn repeated_shapes_reorder_like_the_tape() {
     let alphabet = ["a", "b", "z", "é", "\u{e000}", "😀", "_", "0"];
-    let mut x = 0x2545_F491_4F6C_DD1D_u64;
-    let mut next = move |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let mut next = move |n: usize| r.below(n);
     let mut c = Canonicalizer::new(Options::default());
     for _ in 0..400 {
         let count = 1 + next(40);

@@ -1,12 +1,15 @@
 //! The notation of the data tables under `tests/data/` (`errors.tsv`, `canonical.tsv`,
-//! `jsonb/*.tsv`): `\xHH` one raw byte, `\u{H..}` one character.
+//! `jsonb/*.tsv`, `divergences/cases.tsv`): `\xHH` one raw byte, `\u{H..}` one character,
+//! `\R{N}{text}` the text N times.
 //!
-//! Shared by the core's table tests (`tests/errors.rs`, `tests/jsonb.rs`) and the live
-//! jsonb tables (`crates/equijson-pg/tests/jsonb_tables.rs`), which include this file by
-//! `#[path]`.
+//! Shared by the core's table tests (`tests/errors.rs`, `tests/jsonb.rs`,
+//! `tests/shared_work.rs`, `tests/divergences.rs`), the live jsonb tables
+//! (`crates/equijson-pg/tests/jsonb_tables.rs`) and the browser test
+//! (`crates/equijson-wasm/tests/browser.rs`), which include this file by `#[path]`.
 
 /// Decodes the table notation: `\xHH` is one raw byte, `\u{H..}` one character as UTF-8,
-/// every other byte (including other backslashes) stands for itself.
+/// `\R{N}{text}` is `text` (taken as written) N times; every other byte (including other
+/// backslashes, so JSON escapes stay JSON escapes) stands for itself.
 pub(crate) fn unescape(field: &str) -> Vec<u8> {
     let b = field.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -22,6 +25,15 @@ pub(crate) fn unescape(field: &str) -> Vec<u8> {
                         continue;
                     }
                 }
+            }
+            if b.get(i + 1..i + 3) == Some(b"R{") {
+                let bad = || -> ! { panic!("bad \\R{{N}}{{text}} in table field {field:?}") };
+                let (count, rest) = field[i + 3..].split_once("}{").unwrap_or_else(|| bad());
+                let (text, _) = rest.split_once('}').unwrap_or_else(|| bad());
+                let n: usize = count.parse().unwrap_or_else(|_| bad());
+                out.extend(text.as_bytes().repeat(n));
+                i += 3 + count.len() + 2 + text.len() + 1;
+                continue;
             }
             if b.get(i + 1..i + 3) == Some(b"u{") {
                 let close = b[i + 3..]
