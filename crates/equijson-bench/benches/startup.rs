@@ -56,7 +56,10 @@ fn runs_arg() -> Result<usize, String> {
 }
 
 fn bin_path(var: &str, default: &str) -> Result<PathBuf, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .and_then(Path::parent)
+        .ok_or("no workspace root above the bench crate")?;
     let bin = std::env::var_os(var).map_or_else(|| root.join(default), PathBuf::from);
     if bin.is_file() {
         Ok(bin)
