@@ -374,7 +374,7 @@ impl RoundtripReport {
         let rej: Vec<String> = self
             .rejections
             .iter()
-            .map(|(c, n)| format!("{c}: {n}"))
+            .map(|(c, n)| format!("{}: {n}", equijson::untrusted::escape(c)))
             .collect();
         let _ = writeln!(
             s,
@@ -395,7 +395,7 @@ impl RoundtripReport {
         }
         for e in self.examples.iter().filter(|e| !e.declared) {
             let _ = writeln!(s, "  - {} at {} pointer {:?}", e.class, e.key, e.pointer);
-            for line in e.description.lines() {
+            for line in equijson::untrusted::escape_lines(&e.description) {
                 let _ = writeln!(s, "      {line}");
             }
         }

@@ -224,6 +224,60 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     })
 }
 
+/// What the scan's transaction reads: the cluster, database, table (oid, relfilenode),
+/// snapshot, start time and key-changing settings (see [`equijson::live::ScanSource`]).
+/// Every name is schema-qualified, so nothing on the `search_path` can stand in for it.
+pub const SOURCE: &str = "SELECT \
+     CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') \
+          THEN (SELECT s.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() s) END, \
+     pg_catalog.current_database()::pg_catalog.text, c.oid, pg_catalog.pg_relation_filenode(c.oid), \
+     pg_catalog.int4div(pg_catalog.current_setting('server_version_num')::pg_catalog.int4, 10000), \
+     pg_catalog.pg_current_snapshot()::pg_catalog.text, \
+     pg_catalog.to_char(pg_catalog.timezone('UTC', pg_catalog.transaction_timestamp()), 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') \
+     FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)";
+/// The settings of [`equijson::live::KEY_SETTINGS`] that exist on the server. `$1`: names.
+pub const SETTINGS: &str = "SELECT name::pg_catalog.text, setting::pg_catalog.text FROM pg_catalog.pg_settings \
+     WHERE name OPERATOR(pg_catalog.=) ANY($1::pg_catalog.text[])";
+
+/// Reads [`equijson::live::ScanSource`] inside the scan's transaction.
+fn read_source(
+    client: &mut Client,
+    opts: &ScanOptions,
+) -> Result<equijson::live::ScanSource, postgres::Error> {
+    let row = client.query_one(SOURCE, &[&quote_table(&opts.table)])?;
+    let names: Vec<&str> = equijson::live::KEY_SETTINGS.to_vec();
+    let settings = client
+        .query(SETTINGS, &[&names])?
+        .iter()
+        .map(|r| (r.get::<_, String>(0), r.get::<_, String>(1)))
+        .collect();
+    Ok(equijson::live::ScanSource {
+        system_identifier: row.get(0),
+        database: row.get(1),
+        table_oid: row.get(2),
+        relfilenode: row.get::<_, Option<u32>>(3).unwrap_or(0),
+        server_major: u32::try_from(row.get::<_, i32>(4)).unwrap_or(0),
+        snapshot: row.get(5),
+        exported_snapshot: opts.snapshot.clone(),
+        started_at: row.get(6),
+        settings,
+    })
+}
+
+/// `complete` means every counted row was read once: a scan that read more or fewer rows
+/// than it counted in the same snapshot (a volatile `--where` such as `random() < 0.5`
+/// selects other rows each time it runs) is not complete, and says why.
+fn check_counted(report: &mut ScanReport) {
+    if report.rows_read != report.rows_total {
+        report.complete = false;
+        report.error = Some(format!(
+            "read {} rows but counted {} in the same snapshot: the rows read are not the rows \
+             counted (a volatile --where, e.g. random(), selects different rows each time)",
+            report.rows_read, report.rows_total
+        ));
+    }
+}
+
 /// Scans with the decode check of a catalogue DTO or any `check` function.
 ///
 /// Errors before the first row (unreachable server, credentials, missing table or
@@ -267,6 +321,7 @@ pub fn scan_with(
         })?
         .get(0);
     report.rows_total = total.max(0) as u64;
+    report.source = Some(read_source(&mut client, opts).map_err(|e| scrub(&e))?);
     let started = Instant::now();
     let result = stream(
         &mut client,
@@ -290,6 +345,7 @@ pub fn scan_with(
             // (e.g. `lo_create`, which PostgreSQL allows there) is discarded.
             let _ = client.batch_execute(END);
             report.complete = true;
+            check_counted(&mut report);
         }
         Err(e) => {
             let e = match e {
