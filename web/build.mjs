@@ -32,10 +32,17 @@ fs.mkdirSync(cache, { recursive: true });
 
 // 1. The binding, for browsers (ES module + wasm).
 run('wasm-pack', [
-  'build', path.join(root, 'crates', 'equijson-wasm'),
-  '--target', 'web', '--release', '--no-typescript', '--no-pack',
-  '--out-dir', path.join(out, 'pkg'),
-  '--', '--locked',
+  'build',
+  path.join(root, 'crates', 'equijson-wasm'),
+  '--target',
+  'web',
+  '--release',
+  '--no-typescript',
+  '--no-pack',
+  '--out-dir',
+  path.join(out, 'pkg'),
+  '--',
+  '--locked',
 ]);
 fs.rmSync(path.join(out, 'pkg', '.gitignore'), { force: true });
 
@@ -86,7 +93,16 @@ const sizes = {
   page: {},
   pglite: { version: pgVersion, gzip: 0, bytes: 0 },
 };
-for (const f of ['index.html', 'app.js', 'style.css', 'props-worker.js', 'pg-worker.js', 'runs.js', 'jscanon.js', 'pkg/equijson_wasm.js']) {
+for (const f of [
+  'index.html',
+  'app.js',
+  'style.css',
+  'props-worker.js',
+  'pg-worker.js',
+  'runs.js',
+  'jscanon.js',
+  'pkg/equijson_wasm.js',
+]) {
   sizes.page[f] = gz(path.join(out, f));
 }
 for (const f of ['pglite.wasm', 'pglite.data']) {

@@ -30,7 +30,14 @@ const outDir = path.join(root, 'target', 'web-e2e');
 fs.mkdirSync(outDir, { recursive: true });
 
 // Fixed seeds, one per DTO (any DTO added to the catalogue gets seed 1).
-const SEEDS = { value: '1', contact: '42', 'drive-policy': '5', 'event-context': '3', articles: '3735928559', 'ledger-entry': '7' };
+const SEEDS = {
+  value: '1',
+  contact: '42',
+  'drive-policy': '5',
+  'event-context': '3',
+  articles: '3735928559',
+  'ledger-entry': '7',
+};
 
 let failures = 0;
 function check(ok, what) {
@@ -41,7 +48,14 @@ function check(ok, what) {
 function native(seed, cases, dto) {
   const r = spawnSync(cli, ['props', '--seed', seed, '--cases', String(cases), '--dto', dto], { encoding: 'utf8' });
   const field = (k) => (r.stdout.match(new RegExp(`^${k}:\\s*(.*)$`, 'm')) ?? [])[1];
-  return { status: r.status, digest: field('digest'), passed: field('passed'), failed: field('failed'), shrunk: field('shrunk'), stdout: r.stdout };
+  return {
+    status: r.status,
+    digest: field('digest'),
+    passed: field('passed'),
+    failed: field('failed'),
+    shrunk: field('shrunk'),
+    stdout: r.stdout,
+  };
 }
 
 const dtoNames = execFileSync(cli, ['dtos'], { encoding: 'utf8' })
@@ -53,7 +67,16 @@ check(dtoNames.length >= 6, `catalogue lists ${dtoNames.length} DTOs: ${dtoNames
 const { server, url } = await serve({ root: path.join(root, 'target', 'web') });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 const report = { url, cases: CASES, browser: browser.version(), runs: [], firstLoad: null, playground: null };
@@ -82,7 +105,8 @@ try {
     const transfers = [];
     page.on('requestfinished', async (r) => {
       const s = await r.sizes().catch(() => null);
-      if (s) transfers.push({ url: r.url().slice(url.length), body: s.responseBodySize, headers: s.responseHeadersSize });
+      if (s)
+        transfers.push({ url: r.url().slice(url.length), body: s.responseBodySize, headers: s.responseHeadersSize });
     });
     const dto = dtoNames[0];
     await page.goto(`${url}?seed=${SEEDS[dto] ?? '1'}&cases=50&dto=${dto}&autorun=1`);
@@ -90,9 +114,16 @@ try {
     await page.waitForTimeout(300);
     const total = transfers.reduce((a, t) => a + t.body + t.headers, 0);
     const wasm = transfers.find((t) => t.url.endsWith('equijson_wasm_bg.wasm'));
-    report.firstLoad = { requests: transfers.length, totalBytes: total, wasmTransferBytes: wasm?.body ?? null, files: transfers };
+    report.firstLoad = {
+      requests: transfers.length,
+      totalBytes: total,
+      wasmTransferBytes: wasm?.body ?? null,
+      files: transfers,
+    };
     check(wasm && wasm.body < 400 * 1024, `page wasm transfer ${wasm?.body} bytes gzip (< 400 KiB)`);
-    console.log(`     first load: ${transfers.length} requests, ${(total / 1024).toFixed(0)} KiB transferred (gzip), including PGlite`);
+    console.log(
+      `     first load: ${transfers.length} requests, ${(total / 1024).toFixed(0)} KiB transferred (gzip), including PGlite`,
+    );
     await context.close();
   }
 
@@ -110,23 +141,51 @@ try {
       status: await text(page, '#status'),
       props: await text(page, '#props-status'),
       counts: await text(page, '#counts'),
-      v8: { agree: await text(page, '#v8-agree'), policy: await text(page, '#v8-policy'), differ: await text(page, '#v8-differ'), probesOk: await page.$eval('#probes', (e) => e.dataset.ok) },
-      pg: { agree: await text(page, '#pg-agree'), errors: await text(page, '#pg-errors'), differ: await text(page, '#pg-differ'), version: await text(page, '#pg-version') },
+      v8: {
+        agree: await text(page, '#v8-agree'),
+        policy: await text(page, '#v8-policy'),
+        differ: await text(page, '#v8-differ'),
+        probesOk: await page.$eval('#probes', (e) => e.dataset.ok),
+      },
+      pg: {
+        agree: await text(page, '#pg-agree'),
+        errors: await text(page, '#pg-errors'),
+        differ: await text(page, '#pg-differ'),
+        version: await text(page, '#pg-version'),
+      },
       command: await text(page, '#command'),
       seconds: (Date.now() - t0) / 1000,
       native: { status: want.status, digest: want.digest, passed: want.passed, failed: want.failed },
     };
     report.runs.push(got);
-    check(/^[0-9a-f]{64}$/.test(got.digest) && got.digest === want.digest, `${dto} seed ${seed}: digest ${got.digest.slice(0, 16)}… equals the CLI's`);
-    check(got.command === `equijson props --seed ${seed} --cases ${CASES} --dto ${dto}`, `${dto}: native command shown: ${got.command}`);
+    check(
+      /^[0-9a-f]{64}$/.test(got.digest) && got.digest === want.digest,
+      `${dto} seed ${seed}: digest ${got.digest.slice(0, 16)}… equals the CLI's`,
+    );
+    check(
+      got.command === `equijson props --seed ${seed} --cases ${CASES} --dto ${dto}`,
+      `${dto}: native command shown: ${got.command}`,
+    );
     const nativePass = want.status === 0;
     check(got.props === (nativePass ? 'pass' : 'fail'), `${dto}: properties ${got.props}, CLI exit ${want.status}`);
-    check(got.counts.startsWith(`${Number(want.passed).toLocaleString('en-US')} passed`), `${dto}: counts "${got.counts}" vs CLI passed ${want.passed}`);
-    check(got.v8.differ === '0' && got.v8.probesOk === 'true', `${dto}: JS engine agree ${got.v8.agree}, policy ${got.v8.policy}, unexplained ${got.v8.differ}`);
-    check(got.pg.differ === '0' && /PostgreSQL \d+/.test(got.pg.version), `${dto}: PGlite same text ${got.pg.agree}, same error ${got.pg.errors}, unexplained ${got.pg.differ} (${got.pg.version})`);
+    check(
+      got.counts.startsWith(`${Number(want.passed).toLocaleString('en-US')} passed`),
+      `${dto}: counts "${got.counts}" vs CLI passed ${want.passed}`,
+    );
+    check(
+      got.v8.differ === '0' && got.v8.probesOk === 'true',
+      `${dto}: JS engine agree ${got.v8.agree}, policy ${got.v8.policy}, unexplained ${got.v8.differ}`,
+    );
+    check(
+      got.pg.differ === '0' && /PostgreSQL \d+/.test(got.pg.version),
+      `${dto}: PGlite same text ${got.pg.agree}, same error ${got.pg.errors}, unexplained ${got.pg.differ} (${got.pg.version})`,
+    );
     const agreeTotal = Number(got.v8.agree.replace(/,/g, '')) + Number(got.v8.policy.replace(/,/g, ''));
     const pgTotal = Number(got.pg.agree.replace(/,/g, '')) + Number(got.pg.errors.replace(/,/g, ''));
-    check(agreeTotal === CASES && pgTotal === CASES, `${dto}: oracles covered all ${CASES} cases (JS ${agreeTotal}, PostgreSQL ${pgTotal})`);
+    check(
+      agreeTotal === CASES && pgTotal === CASES,
+      `${dto}: oracles covered all ${CASES} cases (JS ${agreeTotal}, PostgreSQL ${pgTotal})`,
+    );
     if (nativePass) {
       check(got.status === 'pass', `${dto}: #status pass`);
     } else {
@@ -169,7 +228,10 @@ try {
     const loc = await page.$eval('#input-error', (e) => [e.dataset.line, e.dataset.column]);
     const cliErr = spawnSync(cli, ['canon'], { input: invalid, encoding: 'utf8' }).stderr;
     const m = cliErr.match(/:(\d+):(\d+): error: (.*)/);
-    check(m && loc[0] === m[1] && loc[1] === m[2] && err.includes(`line ${m[1]}, column ${m[2]}`), `playground error located at line ${loc[0]}, column ${loc[1]} (CLI: ${m ? `${m[1]}:${m[2]}` : cliErr.trim()}): ${err.split('\n')[0]}`);
+    check(
+      m && loc[0] === m[1] && loc[1] === m[2] && err.includes(`line ${m[1]}, column ${m[2]}`),
+      `playground error located at line ${loc[0]}, column ${loc[1]} (CLI: ${m ? `${m[1]}:${m[2]}` : cliErr.trim()}): ${err.split('\n')[0]}`,
+    );
     const paths = await page.$$eval('#out-paths tbody tr', (rs) => rs.length);
     check(paths === 5, `playground per-path decode report has ${paths} rows`);
     report.playground = { canonical, jsonb, error: err, location: loc };
@@ -189,22 +251,35 @@ try {
     const msg = await text(page, '#progress-text');
     check((await text(page, '#status')) === 'fail' && msg.includes('bad seed'), `a malformed seed is refused: ${msg}`);
     await page.goto(`${url}?seed=9&cases=1000000&dto=value&autorun=1`);
-    await page.waitForFunction(() => /^[1-9][\d,]* \//.test(document.getElementById('progress-text').textContent), null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^[1-9][\d,]* \//.test(document.getElementById('progress-text').textContent),
+      null,
+      { timeout: 60_000 },
+    );
     await page.click('#stop-btn');
     await page.waitForSelector('body[data-state=done]', { timeout: 30_000 });
     const stopped = await text(page, '#progress-text');
-    check((await text(page, '#status')) === 'stopped' && stopped.startsWith('Stopped'), `Stop ends a 1,000,000-case run: ${stopped}`);
+    check(
+      (await text(page, '#status')) === 'stopped' && stopped.startsWith('Stopped'),
+      `Stop ends a 1,000,000-case run: ${stopped}`,
+    );
     // And a new run after Stop completes normally.
     await page.fill('#cases', '50');
     await page.click('#run-btn');
     await page.waitForSelector('body[data-state=done]', { timeout: 120_000 });
     const want = native('9', 50, 'value');
-    check((await text(page, '#digest')) === want.digest && (await text(page, '#status')) === 'pass', 'a run after Stop completes with the CLI digest');
+    check(
+      (await text(page, '#digest')) === want.digest && (await text(page, '#status')) === 'pass',
+      'a run after Stop completes with the CLI digest',
+    );
     await context.close();
   }
 
-  check(foreign.length === 0, `no request left the local server${foreign.length ? ': ' + foreign.join(', ') : ''}`);
-  check(consoleErrors.length === 0, `no page errors${consoleErrors.length ? ': ' + consoleErrors.slice(0, 5).join(' | ') : ''}`);
+  check(foreign.length === 0, `no request left the local server${foreign.length ? `: ${foreign.join(', ')}` : ''}`);
+  check(
+    consoleErrors.length === 0,
+    `no page errors${consoleErrors.length ? `: ${consoleErrors.slice(0, 5).join(' | ')}` : ''}`,
+  );
 } catch (e) {
   console.error(e);
   failures++;
@@ -214,7 +289,9 @@ try {
 }
 
 fs.writeFileSync(path.join(outDir, 'report.json'), JSON.stringify(report, null, 2));
-console.log(`report: ${path.relative(process.cwd(), path.join(outDir, 'report.json'))}; screenshots in ${path.relative(process.cwd(), outDir)}`);
+console.log(
+  `report: ${path.relative(process.cwd(), path.join(outDir, 'report.json'))}; screenshots in ${path.relative(process.cwd(), outDir)}`,
+);
 if (failures) {
   console.error(`${failures} check(s) failed`);
   process.exit(1);

@@ -11,10 +11,10 @@
 // equijson's other entry points. Outputs are checked equal before timing. Samples are
 // interleaved (each round runs every contender, in a rotating order) so that machine
 // noise hits all alike; the table gives medians (MB/s of input) and ratios.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import canonicalize5 from 'canonicalize';
 import { canonicalize as jcsCanonicalize } from 'json-canonicalize';
 
@@ -120,7 +120,9 @@ for (const file of files) {
 
 const fmt = (x) => x.toFixed(1);
 const names = rows[0].names;
-console.log(`\n| file | ${names.join(' | ')} | equijson / canonicalize@5 | equijson / json-canonicalize@3 | same, CPU time: equijson / canonicalize@5 |`);
+console.log(
+  `\n| file | ${names.join(' | ')} | equijson / canonicalize@5 | equijson / json-canonicalize@3 | same, CPU time: equijson / canonicalize@5 |`,
+);
 console.log(`|---|${names.map(() => '---:').join('|')}|---:|---:|---:|`);
 let met = true;
 for (const r of rows) {
@@ -128,6 +130,10 @@ for (const r of rows) {
   const ratioJ = r.mbs[0] / r.mbs[2];
   met &&= ratio5 >= 2;
   const mb = (r.size / 1e6).toFixed(1);
-  console.log(`| ${r.file} (${mb} MB) | ${r.mbs.map(fmt).join(' | ')} | ${ratio5.toFixed(2)}x | ${ratioJ.toFixed(2)}x | ${r.cpuRatio.toFixed(2)}x |`);
+  console.log(
+    `| ${r.file} (${mb} MB) | ${r.mbs.map(fmt).join(' | ')} | ${ratio5.toFixed(2)}x | ${ratioJ.toFixed(2)}x | ${r.cpuRatio.toFixed(2)}x |`,
+  );
 }
-console.log(`\nMB/s of input text (wall clock). Target (>= 2x canonicalize@5 on every file, wall clock): ${met ? 'met' : 'NOT met'}.`);
+console.log(
+  `\nMB/s of input text (wall clock). Target (>= 2x canonicalize@5 on every file, wall clock): ${met ? 'met' : 'NOT met'}.`,
+);

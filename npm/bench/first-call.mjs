@@ -5,10 +5,11 @@
 //   just npm-pack && node npm/bench/first-call.mjs [N]
 //
 // Uses the unpacked package in target/npm/package and playwright-core from npm/node_modules.
+
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { join, normalize, dirname } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -74,4 +75,6 @@ await browser.close();
 server.close();
 const f = (x) => x.toFixed(2);
 console.log(`first call, module compiled on it: median ${f(median(sync))} ms (n=${n})`);
-console.log(`first call after await init():   median ${f(median(ahead))} ms; init() itself (asynchronous) ${f(median(initMs))} ms`);
+console.log(
+  `first call after await init():   median ${f(median(ahead))} ms; init() itself (asynchronous) ${f(median(initMs))} ms`,
+);

@@ -13,10 +13,8 @@
 // use `encodeInto`). No import/export statements here, so the same text serves both module
 // systems.
 
-/* eslint-disable no-unused-vars */
+// biome-ignore lint/correctness/noUnusedVariables: called by the entries assemble.mjs wraps around this file
 function makeApi(loader) {
-  'use strict';
-
   const REJECT_NEGATIVE_ZERO = 1;
   const REJECT_INEXACT = 2;
   const REJECT_NONCHARACTERS = 4;
@@ -33,6 +31,14 @@ function makeApi(loader) {
 
   /** An error from canonicalizing: what (`kind`, `reason`) and where. */
   class EquijsonError extends Error {
+    /** @type {'EquijsonError'} */
+    name;
+
+    /**
+     * @param {import('./index').ErrorKind} kind
+     * @param {string} reason
+     * @param {import('./index').ErrorLocation} [where]
+     */
     constructor(kind, reason, where) {
       let prefix = '';
       if (where && where.line !== undefined) {
@@ -115,7 +121,7 @@ function makeApi(loader) {
     } else if (/disallowed by embedder|code generation/i.test(text)) {
       reason =
         'this runtime forbids compiling WebAssembly from bytes (Cloudflare Workers and other edge runtimes): ' +
-        "import 'equijson' with the \"workerd\" export condition (Wrangler sets it), which imports " +
+        'import \'equijson\' with the "workerd" export condition (Wrangler sets it), which imports ' +
         'equijson.wasm as a module, or pass a WebAssembly.Module to init() or initSync()';
     }
     if (reason === null) return e;
@@ -136,7 +142,9 @@ function makeApi(loader) {
   function compileSync(source, fn) {
     if (isModule(source)) return source;
     if (!isBufferSource(source)) {
-      throw new TypeError(`${fn}: expected a WebAssembly.Module, an ArrayBuffer or a typed array, got ${typeName(source)}`);
+      throw new TypeError(
+        `${fn}: expected a WebAssembly.Module, an ArrayBuffer or a typed array, got ${typeName(source)}`,
+      );
     }
     return guard(() => new WebAssembly.Module(source));
   }
@@ -167,7 +175,10 @@ function makeApi(loader) {
         try {
           res = await fetch(url);
         } catch (e) {
-          const err = new EquijsonError('NotInitialized', `could not fetch ${url.href} (${e && e.message}): serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()`);
+          const err = new EquijsonError(
+            'NotInitialized',
+            `could not fetch ${url.href} (${e?.message}): serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()`,
+          );
           err.cause = e;
           throw err;
         }
@@ -176,9 +187,14 @@ function makeApi(loader) {
     }
     if (typeof Response === 'function' && s instanceof Response) {
       if (!s.ok) {
-        throw new EquijsonError('NotInitialized', `could not load ${s.url || 'the module'}: HTTP ${s.status}; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()`);
+        throw new EquijsonError(
+          'NotInitialized',
+          `could not load ${s.url || 'the module'}: HTTP ${s.status}; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()`,
+        );
       }
-      const streaming = typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(s.headers.get('content-type') || '');
+      const streaming =
+        typeof WebAssembly.compileStreaming === 'function' &&
+        /^application\/wasm\b/.test(s.headers.get('content-type') || '');
       try {
         return streaming ? await WebAssembly.compileStreaming(s) : await WebAssembly.compile(await s.arrayBuffer());
       } catch (e) {
@@ -186,7 +202,9 @@ function makeApi(loader) {
       }
     }
     if (!isBufferSource(s)) {
-      throw new TypeError(`init: expected a WebAssembly.Module, bytes, a Response, a URL or a string, got ${typeName(s)}`);
+      throw new TypeError(
+        `init: expected a WebAssembly.Module, bytes, a Response, a URL or a string, got ${typeName(s)}`,
+      );
     }
     try {
       return await WebAssembly.compile(s);
@@ -263,8 +281,19 @@ function makeApi(loader) {
 
   // Brand checks that hold across realms (iframes, vm contexts, test runners), where
   // `instanceof` against this realm's constructors is false.
-  const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-  const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+  const typedArrayTag = getter(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
+  const arrayBufferByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+
+  /**
+   * The getter of a built-in accessor property (one the language defines).
+   * @param {object} proto
+   * @param {PropertyKey} key
+   * @returns {(this: unknown) => unknown}
+   */
+  function getter(proto, key) {
+    const get = Object.getOwnPropertyDescriptor(proto, key)?.get;
+    return /** @type {(this: unknown) => unknown} */ (get);
+  }
 
   /** Whether `v` throws nothing when `method` is called on it (a brand check). */
   function branded(method, v) {
@@ -295,9 +324,7 @@ function makeApi(loader) {
   // ---- strings into wasm memory -------------------------------------------------------
 
   const isWellFormed =
-    typeof String.prototype.isWellFormed === 'function'
-      ? (s) => s.isWellFormed()
-      : (s) => !LONE_SURROGATE.test(s);
+    typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE_SURROGATE.test(s);
   const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
 
   /** Index of the first unpaired surrogate of `s`, or -1. */
@@ -424,7 +451,12 @@ function makeApi(loader) {
 
   // ---- the API -----------------------------------------------------------------------------
 
-  /** The RFC 8785 canonical form of JSON text. */
+  /**
+   * The RFC 8785 canonical form of JSON text.
+   * @param {string} text
+   * @param {import('./index').CanonicalizeOptions} [options]
+   * @returns {string}
+   */
   function canonicalize(text, options) {
     if (typeof text !== 'string') {
       throw new TypeError(`canonicalize: expected a string, got ${typeName(text)}`);
@@ -441,7 +473,12 @@ function makeApi(loader) {
     return loader.utf16(heap().subarray(p, p + 2 * w.output16Len()));
   }
 
-  /** The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes. */
+  /**
+   * The RFC 8785 canonical form of JSON given as UTF-8 bytes, as new bytes.
+   * @param {Uint8Array | ArrayBuffer} bytes
+   * @param {import('./index').CanonicalizeOptions} [options]
+   * @returns {Uint8Array}
+   */
   function canonicalizeBytes(bytes, options) {
     if (!isUint8Array(bytes) && !isArrayBuffer(bytes)) {
       throw new TypeError(`canonicalizeBytes: expected a Uint8Array, got ${typeName(bytes)}`);
@@ -453,7 +490,12 @@ function makeApi(loader) {
     return outputView().slice();
   }
 
-  /** Lowercase hex SHA-256 of the canonical form of JSON text (a string or UTF-8 bytes). */
+  /**
+   * Lowercase hex SHA-256 of the canonical form of JSON text (a string or UTF-8 bytes).
+   * @param {string | Uint8Array | ArrayBuffer} input
+   * @param {import('./index').CanonicalizeOptions} [options]
+   * @returns {string}
+   */
   function sha256Hex(input, options) {
     setOptions(options, 'sha256Hex');
     wasm();
@@ -493,8 +535,8 @@ function makeApi(loader) {
     String: String.prototype.valueOf,
     Boolean: Boolean.prototype.valueOf,
     BigInt: BigInt.prototype.valueOf,
-    Map: Object.getOwnPropertyDescriptor(Map.prototype, 'size').get,
-    Set: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
+    Map: getter(Map.prototype, 'size'),
+    Set: getter(Set.prototype, 'size'),
   };
 
   function escapePointer(token) {
@@ -520,7 +562,7 @@ function makeApi(loader) {
 
     function fail(kind, reason) {
       let pointer = '';
-      for (const f of frames) pointer += '/' + escapePointer(f.cur);
+      for (const f of frames) pointer += `/${escapePointer(f.cur)}`;
       return new EquijsonError(kind, reason, { pointer });
     }
 
@@ -649,7 +691,7 @@ function makeApi(loader) {
           const child = prepare(key, f.c[key]);
           if (child === undefined) continue;
           const name = quote(key);
-          out += f.first ? name + ':' : ',' + name + ':';
+          out += f.first ? `${name}:` : `,${name}:`;
           f.first = false;
           if (typeof child === 'string') {
             out += child;

@@ -227,7 +227,9 @@ function emit(chunk) {
 
 /** `FILE:LINE:COL: error: MESSAGE` with LINE the line of the file and COL the column in it. */
 function locatedLine(name, number, e) {
-  return e.column !== undefined ? `${name}:${number}:${e.column}: error: ${e.reason}` : `${name}:${number}: error: ${e.message}`;
+  return e.column !== undefined
+    ? `${name}:${number}:${e.column}: error: ${e.reason}`
+    : `${name}:${number}: error: ${e.message}`;
 }
 
 /** The buffers as one of `length` bytes (the only one itself, without a copy). */
@@ -303,7 +305,9 @@ async function runLines(opts, state) {
     };
     const tooLong = () => {
       number++;
-      process.stderr.write(`${name}:${number}:1: error: line longer than the ${MAX_DOCUMENT}-byte limit of one JSON document\n`);
+      process.stderr.write(
+        `${name}:${number}:1: error: line longer than the ${MAX_DOCUMENT}-byte limit of one JSON document\n`,
+      );
       return invalid();
     };
     try {
@@ -395,8 +399,14 @@ async function main() {
         const at = e.line !== undefined ? `${name}:${e.line}:${e.column}` : name;
         process.stderr.write(`${at}: error: ${e.reason}\n`);
         // As the native CLI: a second JSON value after the first suggests JSON Lines.
-        if (e.kind === 'TrailingCharacters' && e.offset !== undefined && SECOND_VALUE.test(String.fromCharCode(input[e.offset]))) {
-          process.stderr.write(`${name}: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson --lines\`\n`);
+        if (
+          e.kind === 'TrailingCharacters' &&
+          e.offset !== undefined &&
+          SECOND_VALUE.test(String.fromCharCode(input[e.offset]))
+        ) {
+          process.stderr.write(
+            `${name}: hint: a second JSON value follows the first; for JSON Lines (one document per line) use \`equijson --lines\`\n`,
+          );
         }
         state.status = Math.max(state.status, INVALID);
         out = new Uint8Array(0);
@@ -410,6 +420,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`equijson: internal error: ${e && e.stack ? e.stack : e}\n`);
+  process.stderr.write(`equijson: internal error: ${e?.stack ? e.stack : e}\n`);
   process.exit(ENVIRONMENT);
 });

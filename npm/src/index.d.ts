@@ -49,11 +49,22 @@ export type ErrorKind =
   | 'NotInitialized'
   | 'Other';
 
+/** Where an error is: a position in text, or a JSON pointer into a JavaScript value. */
+export interface ErrorLocation {
+  offset?: number;
+  line?: number;
+  column?: number;
+  index?: number;
+  pointer?: string;
+}
+
 /**
  * Why input was rejected, and where. `message` is `LINE:COL: reason` for text and
  * `at "POINTER": reason` for JavaScript values.
  */
 export declare class EquijsonError extends Error {
+  /** The package throws these; the constructor is exported for `instanceof` checks. */
+  constructor(kind: ErrorKind, reason: string, where?: ErrorLocation);
   readonly name: 'EquijsonError';
   readonly kind: ErrorKind;
   /** The message without the position. */

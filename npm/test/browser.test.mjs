@@ -1,12 +1,13 @@
 // The package in headless Chromium: the browser entry (dist/browser, the module embedded
 // and instantiated synchronously) loaded as native ESM through an import map from a local
 // static server, checked on the RFC 8785 vectors and errors, and compared with Node.
-import test from 'node:test';
+
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join, normalize } from 'node:path';
+import test from 'node:test';
 import * as node from 'equijson';
 
 const require = createRequire(import.meta.url);
@@ -34,8 +35,16 @@ const cspPage = (entry) => `<!doctype html>
   window.ready = true;
 </script>`;
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function serve() {
   const server = http.createServer((req, res) => {
@@ -60,7 +69,12 @@ function serve() {
       if (file.startsWith(pkgDir)) {
         try {
           const body = readFileSync(file);
-          const type = file.endsWith('.mjs') || file.endsWith('.js') ? 'text/javascript' : file.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+          const type =
+            file.endsWith('.mjs') || file.endsWith('.js')
+              ? 'text/javascript'
+              : file.endsWith('.wasm')
+                ? 'application/wasm'
+                : 'application/octet-stream';
           res.writeHead(200, { 'content-type': type });
           return res.end(body);
         } catch {}
@@ -76,14 +90,24 @@ test('the package in headless Chromium', async () => {
   const server = await serve();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage();
     const problems = [];
     page.on('pageerror', (e) => problems.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     await page.waitForFunction(() => window.ready === true, null, { timeout: 30000 });
     assert.deepEqual(problems, []);
@@ -92,7 +116,11 @@ test('the package in headless Chromium', async () => {
     const inputs = [];
     const dir = join(repo, 'tests/data/jcs');
     for (const f of readdirSync(join(dir, 'input')).sort()) {
-      inputs.push({ name: f, text: readFileSync(join(dir, 'input', f), 'utf8'), want: readFileSync(join(dir, 'output', f), 'utf8') });
+      inputs.push({
+        name: f,
+        text: readFileSync(join(dir, 'input', f), 'utf8'),
+        want: readFileSync(join(dir, 'output', f), 'utf8'),
+      });
     }
     const docs = process.env.EQUIJSON_DOCS;
     for (const f of readdirSync(docs).sort().slice(0, 100)) {
@@ -137,7 +165,14 @@ test('the package in headless Chromium', async () => {
           eq[fn](text);
           out.push(null);
         } catch (e) {
-          out.push({ isError: e instanceof Error, isEq: e instanceof eq.EquijsonError, kind: e.kind, line: e.line, column: e.column, message: e.message });
+          out.push({
+            isError: e instanceof Error,
+            isEq: e instanceof eq.EquijsonError,
+            kind: e.kind,
+            line: e.line,
+            column: e.column,
+            message: e.message,
+          });
         }
       }
       try {
@@ -156,9 +191,30 @@ test('the package in headless Chromium', async () => {
     });
     assert.deepEqual(errors, [
       { isError: true, isEq: true, kind: 'DuplicateKey', line: 2, column: 2, message: '2:2: duplicate object key "a"' },
-      { isError: true, isEq: true, kind: 'LoneSurrogate', line: 1, column: 6, message: '1:6: unpaired surrogate U+D800' },
-      { isError: true, isEq: true, kind: 'InvalidLiteral', line: 1, column: 2, message: '1:2: `NaN` is not a JSON value' },
-      { isError: true, isEq: true, kind: 'NumberOutOfRange', line: 1, column: 2, message: '1:2: number out of range: it overflows a double to Infinity' },
+      {
+        isError: true,
+        isEq: true,
+        kind: 'LoneSurrogate',
+        line: 1,
+        column: 6,
+        message: '1:6: unpaired surrogate U+D800',
+      },
+      {
+        isError: true,
+        isEq: true,
+        kind: 'InvalidLiteral',
+        line: 1,
+        column: 2,
+        message: '1:2: `NaN` is not a JSON value',
+      },
+      {
+        isError: true,
+        isEq: true,
+        kind: 'NumberOutOfRange',
+        line: 1,
+        column: 2,
+        message: '1:2: number out of range: it overflows a double to Infinity',
+      },
       { isError: true, kind: 'Cycle', pointer: '/o' },
       { isError: true, kind: 'UnsupportedType', pointer: '/n' },
     ]);
@@ -181,7 +237,10 @@ test('the package in headless Chromium', async () => {
 
 test('Chromium: a CSP without wasm-unsafe-eval gives an EquijsonError that says what to add; init() ahead; equijson/slim', async () => {
   const server = await serve();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   const base = `http://127.0.0.1:${server.address().port}`;
   /** Opens `path` in a fresh page; its equijson module once loaded. */
   async function open(path) {
@@ -195,7 +254,13 @@ test('Chromium: a CSP without wasm-unsafe-eval gives an EquijsonError that says 
     const blocked = await open('/csp');
     const got = await blocked.evaluate(async () => {
       const eq = window.equijson;
-      const describe = (e) => ({ isEq: e instanceof eq.EquijsonError, name: e.name, kind: e.kind, message: e.message, cause: e.cause && e.cause.name });
+      const describe = (e) => ({
+        isEq: e instanceof eq.EquijsonError,
+        name: e.name,
+        kind: e.kind,
+        message: e.message,
+        cause: e.cause?.name,
+      });
       const out = [];
       try {
         eq.canonicalize('[1]');
@@ -217,7 +282,12 @@ test('Chromium: a CSP without wasm-unsafe-eval gives an EquijsonError that says 
       assert.equal(e.name, 'EquijsonError');
       assert.equal(e.kind, 'WasmBlocked');
       assert.equal(e.cause, 'CompileError');
-      assert.ok(e.message.startsWith("the page's Content-Security-Policy forbids compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src directive"), e.message);
+      assert.ok(
+        e.message.startsWith(
+          "the page's Content-Security-Policy forbids compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src directive",
+        ),
+        e.message,
+      );
     }
     await blocked.close();
 
@@ -252,7 +322,11 @@ test('Chromium: a CSP without wasm-unsafe-eval gives an EquijsonError that says 
     });
     assert.deepEqual(s, [
       [true, 'NotInitialized'],
-      [true, 'NotInitialized', 'could not load ORIGIN/pkg/dist/nowhere.wasm: HTTP 404; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()'],
+      [
+        true,
+        'NotInitialized',
+        'could not load ORIGIN/pkg/dist/nowhere.wasm: HTTP 404; serve dist/equijson.wasm there, or pass its URL, its bytes or a WebAssembly.Module to init()',
+      ],
       node.sha256Hex('{"a":2,"b":1}'),
     ]);
     await slim.close();

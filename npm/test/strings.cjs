@@ -6,9 +6,29 @@
 'use strict';
 
 const PIECES = [
-  '\\"', '\\\\', '\\/', '\\b', '\\f', '\\n', '\\r', '\\t', '\\u0000', '\\u001F', '\\u001f',
-  '\\u007f', '\\u00e9', '\\u20AC', '\\uD83D\\uDE00', '/', '\u007f', '\u00e9', '\u20ac', '\u2028',
-  '\uD83D\uDE00', '\uffff', '日本',
+  '\\"',
+  '\\\\',
+  '\\/',
+  '\\b',
+  '\\f',
+  '\\n',
+  '\\r',
+  '\\t',
+  '\\u0000',
+  '\\u001F',
+  '\\u001f',
+  '\\u007f',
+  '\\u00e9',
+  '\\u20AC',
+  '\\uD83D\\uDE00',
+  '/',
+  '\u007f',
+  '\u00e9',
+  '\u20ac',
+  '\u2028',
+  '\uD83D\uDE00',
+  '\uffff',
+  '日本',
 ];
 
 const pad = (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
@@ -41,7 +61,11 @@ function stringErrors(maxLen = 34) {
     const p = pad(len);
     for (let at = 0; at <= len; at++) {
       for (const ctl of ['\u0000', '\u0001', '\t', '\n', '\u001f']) {
-        for (const [open, close] of [['["', '"]'], ['["\\n', '"]'], ['{"é', '":1}']]) {
+        for (const [open, close] of [
+          ['["', '"]'],
+          ['["\\n', '"]'],
+          ['{"é', '":1}'],
+        ]) {
           const text = open + p.slice(0, at) + ctl + p.slice(at) + close;
           out.push({ text, index: open.length + at, kind: 'ControlCharacterInString' });
         }
@@ -67,7 +91,9 @@ function shapeDocs(count = 60) {
   const docs = [];
   for (let d = 0; d < count; d++) {
     const n = 12 + next(30);
-    const names = Array.from({ length: n }, () => Array.from({ length: 1 + next(5) }, () => alphabet[next(alphabet.length)]).join(''));
+    const names = Array.from({ length: n }, () =>
+      Array.from({ length: 1 + next(5) }, () => alphabet[next(alphabet.length)]).join(''),
+    );
     const records = [];
     for (let r = 0; r < 1 + next(8); r++) {
       const these = names.slice();

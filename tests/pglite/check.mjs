@@ -4,15 +4,18 @@
 // crates/equijson-pg/tests/sql_canonical.rs), the RFC 8785 vectors' published outputs, and
 // the JS engine's own Number.prototype.toString over the ECMAScript number KAT stream.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KAT_DOUBLES = Number(process.env.KAT_DOUBLES ?? 20000);
 let failures = 0;
-const fail = (msg) => { failures += 1; if (failures <= 10) console.error(`FAIL ${msg}`); };
+const fail = (msg) => {
+  failures += 1;
+  if (failures <= 10) console.error(`FAIL ${msg}`);
+};
 
 const db = new PGlite();
 const version = (await db.query('select version() as v')).rows[0].v;
@@ -32,10 +35,13 @@ async function canon(text) {
 
 // 1. The edge-case table.
 const table = readFileSync(join(root, 'tests/data/sql-canonical.tsv'), 'utf8')
-  .split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+  .split('\n')
+  .filter((l) => l && !l.startsWith('#'))
+  .map((l) => l.split('\t'));
 for (const [name, input, expected] of table) {
   const got = await canon(input);
-  if (got !== expected) fail(`table ${name}: got ${JSON.stringify(got).slice(0, 200)} want ${JSON.stringify(expected).slice(0, 200)}`);
+  if (got !== expected)
+    fail(`table ${name}: got ${JSON.stringify(got).slice(0, 200)} want ${JSON.stringify(expected).slice(0, 200)}`);
 }
 console.log(`edge-case table: ${table.length} rows`);
 
@@ -52,7 +58,10 @@ console.log(`RFC 8785 vectors: ${names.length}`);
 // 3. The KAT stream, expected = this JS engine's Number.prototype.toString.
 function* kat() {
   const statics = readFileSync(join(jcs, 'numgen-static-u64.txt'), 'utf8')
-    .split('\n').map((l) => l.trim()).filter(Boolean).map((h) => BigInt(`0x${h}`));
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((h) => BigInt(`0x${h}`));
   yield* statics;
   for (let i = 0n; i < 2000n; i += 1n) yield 0x0010000000000000n + i;
   let block = Buffer.alloc(32);
@@ -86,7 +95,9 @@ for (const per of [500, 16]) {
     }
   }
 }
-console.log(`number KAT: ${doubles.length} doubles, two spellings each, 500 and 16 per array, against Number.prototype.toString`);
+console.log(
+  `number KAT: ${doubles.length} doubles, two spellings each, 500 and 16 per array, against Number.prototype.toString`,
+);
 
 await db.close();
 if (failures > 0) {

@@ -2,7 +2,7 @@
 // Contract for automation: index.html?seed=S&cases=N[&dto=D][&size=Z]&autorun=1 runs
 // without clicks, then writes the digest into #digest and pass/fail into #status.
 
-import init, { dtos, defaultDto, analyze } from './pkg/equijson_wasm.js';
+import init, { analyze, defaultDto, dtos } from './pkg/equijson_wasm.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -45,7 +45,7 @@ function boot() {
   });
   for (const id of ['seed', 'cases', 'size', 'dto']) $(id).addEventListener('input', updateCommand);
   $('dto').addEventListener('change', describeDto);
-  document.querySelectorAll('button.copy').forEach((b) => b.addEventListener('click', () => copy(b)));
+  for (const b of document.querySelectorAll('button.copy')) b.addEventListener('click', () => copy(b));
 
   $('input').addEventListener('input', debounce(play, 120));
   $('pg-dto').addEventListener('change', play);
@@ -65,7 +65,7 @@ function args() {
 }
 
 function nativeCommand(a, cases = a.cases) {
-  return `equijson props --seed ${a.seed} --cases ${cases} --dto ${a.dto}` + (a.size !== 6 ? ` --size ${a.size}` : '');
+  return `equijson props --seed ${a.seed} --cases ${cases} --dto ${a.dto}${a.size !== 6 ? ` --size ${a.size}` : ''}`;
 }
 
 function updateCommand() {
@@ -76,7 +76,8 @@ function describeDto() {
   const d = catalogue.find((x) => x.name === $('dto').value);
   if (!d) return;
   const acc = d.accepts.map((a) => `accepts ${a.class}${a.only.length ? ` (${a.only.join(', ')})` : ''}: ${a.reason}`);
-  $('dto-summary').innerHTML = `<b>${esc(d.name)}</b>: ${esc(d.summary)}` + acc.map((x) => `<br><span class="small">${esc(x)}</span>`).join('');
+  $('dto-summary').innerHTML =
+    `<b>${esc(d.name)}</b>: ${esc(d.summary)}${acc.map((x) => `<br><span class="small">${esc(x)}</span>`).join('')}`;
 }
 
 function badge(el, text, kind) {
@@ -90,7 +91,12 @@ function setBar(id, done, total) {
 
 function start() {
   const a = args();
-  history.replaceState(null, '', `?seed=${encodeURIComponent(a.seed)}&cases=${a.cases}&dto=${encodeURIComponent(a.dto)}` + (a.size !== 6 ? `&size=${a.size}` : ''));
+  history.replaceState(
+    null,
+    '',
+    `?seed=${encodeURIComponent(a.seed)}&cases=${a.cases}&dto=${encodeURIComponent(a.dto)}` +
+      (a.size !== 6 ? `&size=${a.size}` : ''),
+  );
   updateCommand();
   current = { runId: ++runs, args: a, props: null, v8: null, pg: null, failedOracles: [], t0: performance.now() };
   document.body.dataset.state = 'running';
@@ -100,7 +106,8 @@ function start() {
   $('digest').textContent = '…';
   $('counts').textContent = '';
   $('failure').hidden = true;
-  for (const id of ['v8-agree', 'v8-policy', 'v8-differ', 'pg-agree', 'pg-errors', 'pg-differ']) $(id).textContent = '…';
+  for (const id of ['v8-agree', 'v8-policy', 'v8-differ', 'pg-agree', 'pg-errors', 'pg-differ'])
+    $(id).textContent = '…';
   $('v8-diffs').innerHTML = '';
   $('pg-diffs').innerHTML = '';
   $('pg-codes').textContent = '';
@@ -134,7 +141,8 @@ function onMessage(ev) {
     case 'progress':
       if (m.phase === 'props') {
         setBar('bar-props', m.done, m.total);
-        $('progress-text').textContent = `${m.done.toLocaleString()} / ${m.total.toLocaleString()} cases · ${m.failed} failed`;
+        $('progress-text').textContent =
+          `${m.done.toLocaleString()} / ${m.total.toLocaleString()} cases · ${m.failed} failed`;
       } else if (m.phase === 'v8') setBar('bar-v8', m.done, m.total);
       else if (m.phase === 'pg') setBar('bar-pg', m.done, m.total);
       else if (m.phase === 'pg-boot') $('pg-version').textContent = 'Starting PostgreSQL…';
@@ -146,7 +154,8 @@ function onMessage(ev) {
       showV8(m);
       break;
     case 'pg-ready':
-      $('pg-version').innerHTML = `Server: <b>${esc(m.version.split(' on ')[0])}</b> (booted in ${(m.bootMillis / 1000).toFixed(1)} s).`;
+      $('pg-version').innerHTML =
+        `Server: <b>${esc(m.version.split(' on ')[0])}</b> (booted in ${(m.bootMillis / 1000).toFixed(1)} s).`;
       $('pg-version').title = m.version;
       break;
     case 'pg':
@@ -171,7 +180,8 @@ function showProps(o) {
   const ok = o.failed === 0;
   badge($('props-status'), ok ? 'pass' : 'fail');
   $('digest').textContent = o.digest;
-  $('counts').textContent = `${o.passed.toLocaleString()} passed · ${o.failed.toLocaleString()} failed · ${o.cases.toLocaleString()} cases in ${(o.millis / 1000).toFixed(2)} s`;
+  $('counts').textContent =
+    `${o.passed.toLocaleString()} passed · ${o.failed.toLocaleString()} failed · ${o.cases.toLocaleString()} cases in ${(o.millis / 1000).toFixed(2)} s`;
   $('progress-text').textContent = `Properties done. Checking the oracles…`;
   setBar('bar-props', 1, 1);
   if (o.failure) showFailure(o.failure, current.args);
@@ -199,7 +209,10 @@ function renderPaths(table, report) {
   table.innerHTML =
     '<thead><tr><th>path</th><th>result</th><th>value / error</th></tr></thead><tbody>' +
     report.outcomes
-      .map((o) => `<tr><td title="${esc(o.describe)}"><code>${esc(o.path)}</code></td><td><span class="pill ${{ ok: 'ok', error: 'bad', unencodable: 'warn' }[o.state] ?? ''}">${esc(o.state)}</span></td><td><code class="wrap">${esc(o.value)}</code></td></tr>`)
+      .map(
+        (o) =>
+          `<tr><td title="${esc(o.describe)}"><code>${esc(o.path)}</code></td><td><span class="pill ${{ ok: 'ok', error: 'bad', unencodable: 'warn' }[o.state] ?? ''}">${esc(o.state)}</span></td><td><code class="wrap">${esc(o.value)}</code></td></tr>`,
+      )
       .join('') +
     '</tbody>';
 }
@@ -211,7 +224,7 @@ function renderFindings(el, report) {
   }
   el.innerHTML = report.findings
     .map((f) => {
-      const head = `<b>${esc(f.class)}</b>${f.accepted ? ' <span class="pill ok">accepted by the DTO</span>' : ' <span class="pill bad">not accepted</span>'} · ${esc(f.paths.join(', '))}${f.against.length ? ' vs ' + esc(f.against.join(', ')) : ''}`;
+      const head = `<b>${esc(f.class)}</b>${f.accepted ? ' <span class="pill ok">accepted by the DTO</span>' : ' <span class="pill bad">not accepted</span>'} · ${esc(f.paths.join(', '))}${f.against.length ? ` vs ${esc(f.against.join(', '))}` : ''}`;
       const errs = f.errors.map(([p, m]) => `<li><code>${esc(p)}</code>: ${esc(m)}</li>`).join('');
       const changes = f.changes.map((c) => `<li><code class="wrap">${esc(c)}</code></li>`).join('');
       const misreads = (f.misreads ?? []).map((m) => `<li><code class="wrap">${esc(m)}</code></li>`).join('');
@@ -233,15 +246,27 @@ function showV8(m) {
   setBar('bar-v8', 1, 1);
   const probesOk = m.probes.every((p) => p.verdict === 'policy' && p.policy === p.expect);
   current.v8.unexplained = v.differ.length + (probesOk ? 0 : 1);
-  badge($('v8-status'), current.v8.unexplained === 0 ? 'agree' : 'differ', current.v8.unexplained === 0 ? 'pass' : 'fail');
+  badge(
+    $('v8-status'),
+    current.v8.unexplained === 0 ? 'agree' : 'differ',
+    current.v8.unexplained === 0 ? 'pass' : 'fail',
+  );
   $('v8-diffs').innerHTML = v.differ
     .slice(0, 10)
-    .map((d) => diffBox(d.case, d.text, [['equijson', d.core?.ok ?? `error: ${d.core?.error?.message}`], ['JS engine', d.js?.canonical ?? `error: ${d.js?.error}`]]))
+    .map((d) =>
+      diffBox(d.case, d.text, [
+        ['equijson', d.core?.ok ?? `error: ${d.core?.error?.message}`],
+        ['JS engine', d.js?.canonical ?? `error: ${d.js?.error}`],
+      ]),
+    )
     .join('');
   $('probes').innerHTML =
     '<thead><tr><th>input</th><th>class</th><th>equijson</th><th>JS engine (canonical)</th></tr></thead><tbody>' +
     m.probes
-      .map((p) => `<tr><td><code>${esc(p.text)}</code></td><td><span class="pill ${p.verdict === 'policy' && p.policy === p.expect ? 'ok' : 'bad'}">${esc(p.policy ?? p.verdict)}</span></td><td class="small">${esc(p.core.error ? `rejects: ${p.core.error.message}` : p.core.ok)}</td><td class="small"><code>${esc(p.js.canonical ?? p.js.error ?? 'no canonical form (Infinity)')}</code></td></tr>`)
+      .map(
+        (p) =>
+          `<tr><td><code>${esc(p.text)}</code></td><td><span class="pill ${p.verdict === 'policy' && p.policy === p.expect ? 'ok' : 'bad'}">${esc(p.policy ?? p.verdict)}</span></td><td class="small">${esc(p.core.error ? `rejects: ${p.core.error.message}` : p.core.ok)}</td><td class="small"><code>${esc(p.js.canonical ?? p.js.error ?? 'no canonical form (Infinity)')}</code></td></tr>`,
+      )
       .join('') +
     '</tbody>';
   $('probes').dataset.ok = String(probesOk);
@@ -253,7 +278,9 @@ function showPg(p) {
   $('pg-agree').textContent = p.agree.toLocaleString();
   $('pg-errors').textContent = p.agreeErrors.toLocaleString();
   $('pg-differ').textContent = p.differ.length.toLocaleString();
-  $('pg-codes').textContent = Object.entries(p.errorsByCode).map(([c, n]) => `${n}× SQLSTATE ${c}`).join(', ');
+  $('pg-codes').textContent = Object.entries(p.errorsByCode)
+    .map(([c, n]) => `${n}× SQLSTATE ${c}`)
+    .join(', ');
   setBar('bar-pg', 1, 1);
   badge($('pg-status'), p.differ.length === 0 ? 'agree' : 'differ', p.differ.length === 0 ? 'pass' : 'fail');
   $('pg-diffs').innerHTML = p.differ
@@ -291,7 +318,7 @@ function fatal(message) {
 
 function maybeDone() {
   const c = current;
-  if (!c || !c.props || !c.v8 || !c.pg) return;
+  if (!c?.props || !c.v8 || !c.pg) return;
   const unexplained = (c.v8.unexplained ?? 0) + c.pg.differ.length + c.failedOracles.length;
   const pass = c.props.failed === 0 && unexplained === 0;
   const secs = ((performance.now() - c.t0) / 1000).toFixed(1);
@@ -357,7 +384,7 @@ function play() {
     const e = r.canonical.error;
     errBox.hidden = false;
     errBox.innerHTML = e.line
-      ? `<b>line ${e.line}, column ${e.column}</b>: ${esc(e.message)}` + snippet(text, e.line, e.column)
+      ? `<b>line ${e.line}, column ${e.column}</b>: ${esc(e.message)}${snippet(text, e.line, e.column)}`
       : esc(e.message);
     errBox.dataset.line = e.line ?? '';
     errBox.dataset.column = e.column ?? '';
@@ -369,10 +396,18 @@ function play() {
     $('out-canonical').classList.remove('dim');
   }
   const j = r.jsonb;
-  $('out-jsonb').textContent = j.ok ?? `ERROR ${j.error.code}: ${j.error.message}` + (j.error.detail ? `\nDETAIL: ${j.error.detail}` : '') + (j.error.line ? `\n(at line ${j.error.line}, column ${j.error.column})` : '');
+  $('out-jsonb').textContent =
+    j.ok ??
+    `ERROR ${j.error.code}: ${j.error.message}` +
+      (j.error.detail ? `\nDETAIL: ${j.error.detail}` : '') +
+      (j.error.line ? `\n(at line ${j.error.line}, column ${j.error.column})` : '');
   $('out-jsonb').classList.toggle('dim', j.ok === undefined);
   if (r.decode) {
-    badge($('out-verdict'), r.decode.verdict, { equivalent: 'pass', accepted: 'pass', rejected: 'running', divergent: 'fail' }[r.decode.verdict]);
+    badge(
+      $('out-verdict'),
+      r.decode.verdict,
+      { equivalent: 'pass', accepted: 'pass', rejected: 'running', divergent: 'fail' }[r.decode.verdict],
+    );
     $('out-serde-numbers').textContent = `serde_json numbers: ${r.decode.serde_json_numbers}`;
     renderPaths($('out-paths'), r.decode);
     renderFindings($('out-findings'), r.decode);
@@ -384,7 +419,7 @@ function indent(text) {
   let out = '';
   let depth = 0;
   let inString = false;
-  const nl = () => '\n' + '  '.repeat(depth);
+  const nl = () => `\n${'  '.repeat(depth)}`;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
@@ -408,7 +443,7 @@ function indent(text) {
     } else if (c === '}' || c === ']') {
       depth--;
       out += nl() + c;
-    } else if (c === ',') out += ',' + nl();
+    } else if (c === ',') out += `,${nl()}`;
     else if (c === ':') out += ': ';
     else out += c;
   }

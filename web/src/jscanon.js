@@ -53,12 +53,12 @@ function write(v, notes) {
     case 'string':
       return str(v, notes);
     default:
-      if (Array.isArray(v)) return '[' + v.map((x) => write(x, notes)).join(',') + ']';
+      if (Array.isArray(v)) return `[${v.map((x) => write(x, notes)).join(',')}]`;
       return (
         '{' +
         Object.keys(v)
           .sort() // UTF-16 code unit order
-          .map((k) => str(k, notes) + ':' + write(v[k], notes))
+          .map((k) => `${str(k, notes)}:${write(v[k], notes)}`)
           .join(',') +
         '}'
       );
@@ -82,7 +82,7 @@ export function compareWithJs(text, core) {
   try {
     js = jsCanonicalize(text);
   } catch (e) {
-    js = { error: String(e && e.message ? e.message : e) };
+    js = { error: String(e?.message ? e.message : e) };
   }
   const coreOk = core.ok !== undefined;
   if (js.error !== undefined) {

@@ -2,8 +2,8 @@
 // Each generated case is inserted as jsonb and read back as text; the equijson core's jsonb
 // model predicts that text (or the server's error) without a server.
 
-import init, { caseTexts, jsonbResult } from './pkg/equijson_wasm.js';
 import { PGlite } from './pglite/index.js';
+import init, { caseTexts, jsonbResult } from './pkg/equijson_wasm.js';
 import { serveRuns } from './runs.js';
 
 const ready = init();

@@ -1,8 +1,8 @@
 // Web Worker: the property run (equijson core in WebAssembly), then the JS-engine oracle
 // over the same cases. Works in chunks so progress streams out and Stop is heard.
 
-import init, { PropsRunner, caseTexts, canonicalResult } from './pkg/equijson_wasm.js';
 import { compareWithJs, POLICY_PROBES } from './jscanon.js';
+import init, { canonicalResult, caseTexts, PropsRunner } from './pkg/equijson_wasm.js';
 import { serveRuns } from './runs.js';
 
 const ready = init();
@@ -33,7 +33,7 @@ async function run(id, { seed, cases, dto, size }) {
   const CHUNK = 200;
   for (let start = 0; start < cases; start += CHUNK) {
     const texts = caseTexts(seed, dto || undefined, size, start, Math.min(CHUNK, cases - start));
-    texts.forEach((text, k) => tally(v8, start + k, text));
+    for (const [k, text] of texts.entries()) tally(v8, start + k, text);
     post(id, { type: 'progress', phase: 'v8', done: Math.min(start + CHUNK, cases), total: cases });
     await tick();
     if (!current(id)) {
@@ -62,5 +62,9 @@ function engineName() {
   const ua = self.navigator?.userAgent ?? '';
   const m = ua.match(/(Chrome|Chromium|Firefox|Version)\/([\d.]+)/);
   if (!m) return ua || 'unknown engine';
-  return m[1] === 'Version' ? `Safari ${m[2]} (JavaScriptCore)` : m[1] === 'Firefox' ? `Firefox ${m[2]} (SpiderMonkey)` : `${m[1]} ${m[2]} (V8)`;
+  return m[1] === 'Version'
+    ? `Safari ${m[2]} (JavaScriptCore)`
+    : m[1] === 'Firefox'
+      ? `Firefox ${m[2]} (SpiderMonkey)`
+      : `${m[1]} ${m[2]} (V8)`;
 }

@@ -20,7 +20,7 @@ export function serveRuns(run, errorType) {
     try {
       await run(msg.runId, msg);
     } catch (e) {
-      post(msg.runId, { type: errorType, message: String(e && e.message ? e.message : e) });
+      post(msg.runId, { type: errorType, message: String(e?.message ? e.message : e) });
     }
   };
   return {

@@ -1,6 +1,7 @@
 //! Runs one implementation over one corpus file in a loop, for `perf record` or callgrind.
 //!
-//! `cargo run --release -p equijson-bench --example profile -- FILE [ITERATIONS] [IMPLEMENTATION]`
+//! `cargo run --profile profiling -p equijson-bench --example profile -- FILE [ITERATIONS] [IMPLEMENTATION]`
+//! (the `profiling` profile is release with line tables, for symbolized profiles)
 //!
 //! FILE is a corpus name (`canada`, `citm_catalog`, `twitter`, with or without `.json`,
 //! read from the benchmark data directory) or a path. IMPLEMENTATION defaults to `equijson`;

@@ -30,7 +30,7 @@ Exit codes:
   1  an unaccepted finding, or every path rejects the input
   2  usage or I/O error";
 
-/// Decode one document through every path and report disagreements.
+/// Decode one document into a DTO through every path and classify disagreements.
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct DecodeArgs {

@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::exit::Status;
 
-/// List the DTOs that `--dto` accepts.
+/// List the DTO catalogue (names for --dto).
 #[derive(Args, Debug)]
 pub(crate) struct DtosArgs {
     /// Also print each DTO's sample document.

@@ -36,7 +36,10 @@ struct Cli {
     command: Command,
 }
 
+// `defer`: a subcommand's arguments are built only when that subcommand runs (or its help
+// is asked for), not on every start-up (`just bench-startup`).
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 enum Command {
     /// Write the RFC 8785 (JCS) canonical form of JSON documents.
     Canon(canon::CanonArgs),

@@ -43,7 +43,7 @@ Exit codes:
   1  something diverges (a finding neither the DTO nor --accept declares)
   2  usage, connection or server error, or an incomplete scan (complete: false)";
 
-/// Check decode equivalence against a live PostgreSQL server.
+/// Check decode equivalence against live PostgreSQL (round trips, table scans).
 #[derive(Args, Debug)]
 #[command(after_help = PG_HELP)]
 pub(crate) struct PgArgs {
@@ -441,7 +441,7 @@ impl Progress {
     }
 }
 
-/// Combine reports.
+/// Work with scan reports (merge shard reports).
 #[derive(Args, Debug)]
 pub(crate) struct ReportArgs {
     #[command(subcommand)]

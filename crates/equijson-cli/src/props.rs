@@ -24,7 +24,7 @@ Exit codes:
   1  some case failed (the shrunk counterexample is printed)
   2  usage error";
 
-/// Run seeded property checks over generated documents.
+/// Run seeded property checks over generated documents (portable digest, shrinking).
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct PropsArgs {

@@ -522,3 +522,37 @@ fn nested_duplicate_names_their_pointer() {
     );
     assert_eq!(o.stdout, b"[1]\n\n");
 }
+
+/// Subcommands build their arguments only when they run (`#[command(defer = true)]`, for
+/// start-up time): each one's own `--help` must still open with the description the
+/// top-level list gives it, and list its own options.
+#[test]
+fn each_subcommand_help_opens_with_its_listed_description() {
+    let top = equijson(&["--help"], b"");
+    assert_eq!(code(&top), 0);
+    let text = String::from_utf8_lossy(&top.stdout).into_owned();
+    let listed: Vec<(String, String)> = text
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| {
+            let (name, about) = l.trim().split_once(' ')?;
+            Some((name.to_owned(), about.trim().to_owned()))
+        })
+        .filter(|(name, _)| name != "help")
+        .collect();
+    assert!(listed.len() >= 7, "subcommands listed: {listed:?}");
+    for (name, about) in &listed {
+        let o = equijson(&[name, "--help"], b"");
+        assert_eq!(code(&o), 0, "{name} --help: {}", stderr(&o));
+        let help = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert_eq!(help.lines().next(), Some(about.as_str()), "{name} --help");
+        assert!(help.contains("Usage: equijson "), "{name} --help:\n{help}");
+        assert!(help.contains("-h, --help"), "{name} --help:\n{help}");
+    }
+    // A deferred subcommand's own options are still parsed and checked.
+    let o = equijson(&["canon", "--max-depth", "x"], b"[]");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--max-depth"), "{}", stderr(&o));
+}

@@ -8,27 +8,40 @@
 // WORK holds node_modules/equijson (the unpacked tarball; scripts/npm-bundlers.sh puts it
 // there). Environment: EQUIJSON_REPO (the repository), EQUIJSON_NPM_MODULES (npm/node_modules,
 // for playwright-core), CHROMIUM (default /usr/bin/chromium).
-import { createHash } from 'node:crypto';
+
 import { spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import net from 'node:net';
-import { join, normalize, dirname, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import webpack from 'webpack';
-import { build as viteBuild } from 'vite';
-import { rollup } from 'rollup';
-import nodeResolve from '@rollup/plugin-node-resolve';
 import commonjs from '@rollup/plugin-commonjs';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import * as esbuild from 'esbuild';
+import { rollup } from 'rollup';
+import { build as viteBuild } from 'vite';
+import webpack from 'webpack';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const work = process.argv[2];
 const repo = process.env.EQUIJSON_REPO;
 if (!work || !repo || !existsSync(join(work, 'node_modules/equijson/package.json'))) {
-  console.error('usage: EQUIJSON_REPO=... EQUIJSON_NPM_MODULES=... node run.mjs WORK (WORK/node_modules/equijson installed)');
+  console.error(
+    'usage: EQUIJSON_REPO=... EQUIJSON_NPM_MODULES=... node run.mjs WORK (WORK/node_modules/equijson installed)',
+  );
   process.exit(2);
 }
 const app = join(work, 'app');
@@ -39,7 +52,9 @@ mkdirSync(app, { recursive: true });
 
 // ---- the vectors and what each app must print ----------------------------------------------
 const jcs = join(repo, 'tests/data/jcs');
-const names = readdirSync(join(jcs, 'input')).filter((f) => f.endsWith('.json')).sort();
+const names = readdirSync(join(jcs, 'input'))
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const inputs = names.map((f) => readFileSync(join(jcs, 'input', f), 'utf8'));
 const want = names.map((f) => {
   const out = readFileSync(join(jcs, 'output', f));
@@ -76,15 +91,56 @@ function add(name, kind, make, entry) {
 }
 
 const quiet = { logLevel: 'silent' };
-add('esbuild node cjs (require)', 'node', (o) => esbuild.build({ ...quiet, entryPoints: [join(app, 'node.cjs')], bundle: true, platform: 'node', format: 'cjs', outfile: join(o, 'main.cjs') }), 'main.cjs');
-add('esbuild node esm (import)', 'node', (o) => esbuild.build({ ...quiet, entryPoints: [join(app, 'node.mjs')], bundle: true, platform: 'node', format: 'esm', outfile: join(o, 'main.mjs') }), 'main.mjs');
+add(
+  'esbuild node cjs (require)',
+  'node',
+  (o) =>
+    esbuild.build({
+      ...quiet,
+      entryPoints: [join(app, 'node.cjs')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: join(o, 'main.cjs'),
+    }),
+  'main.cjs',
+);
+add(
+  'esbuild node esm (import)',
+  'node',
+  (o) =>
+    esbuild.build({
+      ...quiet,
+      entryPoints: [join(app, 'node.mjs')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: join(o, 'main.mjs'),
+    }),
+  'main.mjs',
+);
 add('esbuild browser', 'browser', (o) => {
   writeFileSync(join(o, 'index.html'), page('./main.js'));
-  return esbuild.build({ ...quiet, entryPoints: [join(app, 'browser.mjs')], bundle: true, platform: 'browser', format: 'esm', outfile: join(o, 'main.js') });
+  return esbuild.build({
+    ...quiet,
+    entryPoints: [join(app, 'browser.mjs')],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    outfile: join(o, 'main.js'),
+  });
 });
 add('esbuild browser, equijson/slim + file loader', 'browser', (o) => {
   writeFileSync(join(o, 'index.html'), page('./main.js'));
-  return esbuild.build({ ...quiet, entryPoints: [join(app, 'slim-esbuild.mjs')], bundle: true, platform: 'browser', format: 'esm', outfile: join(o, 'main.js'), loader: { '.wasm': 'file' } });
+  return esbuild.build({
+    ...quiet,
+    entryPoints: [join(app, 'slim-esbuild.mjs')],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    outfile: join(o, 'main.js'),
+    loader: { '.wasm': 'file' },
+  });
 });
 
 function pack(config) {
@@ -96,33 +152,65 @@ function pack(config) {
     });
   });
 }
-add('webpack target node20', 'node', (o) => pack({ target: 'node20', entry: join(app, 'node.mjs'), output: { path: o, filename: 'main.js' } }), 'main.js');
+add(
+  'webpack target node20',
+  'node',
+  (o) => pack({ target: 'node20', entry: join(app, 'node.mjs'), output: { path: o, filename: 'main.js' } }),
+  'main.js',
+);
 add('webpack web', 'browser', (o) => {
   writeFileSync(join(o, 'index.html'), page('./main.js'));
-  return pack({ target: 'web', entry: join(app, 'browser.mjs'), output: { path: o, filename: 'main.js' }, performance: { hints: false } });
+  return pack({
+    target: 'web',
+    entry: join(app, 'browser.mjs'),
+    output: { path: o, filename: 'main.js' },
+    performance: { hints: false },
+  });
 });
 add('webpack web, equijson/slim (asset emitted)', 'browser', (o) => {
   writeFileSync(join(o, 'index.html'), page('./main.js'));
   return pack({ target: 'web', entry: join(app, 'slim.mjs'), output: { path: o, filename: 'main.js' } });
 });
 
-add('Vite SSR noExternal', 'node', (o) =>
-  viteBuild({
+add(
+  'Vite SSR noExternal',
+  'node',
+  (o) =>
+    viteBuild({
+      ...quiet,
+      configFile: false,
+      root: app,
+      ssr: { noExternal: true },
+      build: {
+        ssr: join(app, 'node.mjs'),
+        outDir: o,
+        emptyOutDir: true,
+        rollupOptions: { output: { entryFileNames: 'main.mjs' } },
+      },
+    }),
+  'main.mjs',
+);
+add('Vite client', 'browser', (o) => {
+  writeFileSync(join(app, 'vite-inline.html'), page('./browser.mjs'));
+  return viteBuild({
     ...quiet,
     configFile: false,
     root: app,
-    ssr: { noExternal: true },
-    build: { ssr: join(app, 'node.mjs'), outDir: o, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'main.mjs' } } },
-  }), 'main.mjs');
-add('Vite client', 'browser', (o) => {
-  writeFileSync(join(app, 'vite-inline.html'), page('./browser.mjs'));
-  return viteBuild({ ...quiet, configFile: false, root: app, base: './', build: { outDir: o, emptyOutDir: true, rollupOptions: { input: join(app, 'vite-inline.html') } } }).then(() => {
+    base: './',
+    build: { outDir: o, emptyOutDir: true, rollupOptions: { input: join(app, 'vite-inline.html') } },
+  }).then(() => {
     copyFileSync(join(o, 'vite-inline.html'), join(o, 'index.html'));
   });
 });
 add('Vite client, equijson/slim (asset emitted)', 'browser', (o) => {
   writeFileSync(join(app, 'vite.html'), page('./slim.mjs'));
-  return viteBuild({ ...quiet, configFile: false, root: app, base: './', build: { outDir: o, emptyOutDir: true, rollupOptions: { input: join(app, 'vite.html') } } }).then(() => {
+  return viteBuild({
+    ...quiet,
+    configFile: false,
+    root: app,
+    base: './',
+    build: { outDir: o, emptyOutDir: true, rollupOptions: { input: join(app, 'vite.html') } },
+  }).then(() => {
     copyFileSync(join(o, 'vite.html'), join(o, 'index.html'));
   });
 });
@@ -132,7 +220,12 @@ async function roll(input, file, resolveOptions) {
   await bundle.write({ file, format: 'es' });
   await bundle.close();
 }
-add('Rollup node (node-resolve exportConditions node, commonjs)', 'node', (o) => roll(join(app, 'node.mjs'), join(o, 'main.mjs'), { exportConditions: ['node'], preferBuiltins: true }), 'main.mjs');
+add(
+  'Rollup node (node-resolve exportConditions node, commonjs)',
+  'node',
+  (o) => roll(join(app, 'node.mjs'), join(o, 'main.mjs'), { exportConditions: ['node'], preferBuiltins: true }),
+  'main.mjs',
+);
 add('Rollup browser', 'browser', (o) => {
   writeFileSync(join(o, 'index.html'), page('./main.js'));
   return roll(join(app, 'browser.mjs'), join(o, 'main.js'), { browser: true });
@@ -141,14 +234,34 @@ add('Rollup browser', 'browser', (o) => {
 // Workers: what Wrangler does (esbuild with the workerd condition, .wasm imports kept as
 // modules), then workerd with both files as modules.
 const workerBuild = (conditions) => (o) =>
-  esbuild.build({ ...quiet, entryPoints: [join(app, 'worker.mjs')], bundle: true, platform: 'neutral', format: 'esm', conditions, mainFields: ['module', 'main'], outfile: join(o, 'worker.mjs'), loader: { '.wasm': 'copy' }, assetNames: '[name]' });
-add('esbuild for workerd (conditions workerd, worker, browser)', 'workerd', workerBuild(['workerd', 'worker', 'browser']));
-add('esbuild for workerd without the workerd condition (must fail clearly)', 'workerd-blocked', workerBuild(['worker', 'browser']));
+  esbuild.build({
+    ...quiet,
+    entryPoints: [join(app, 'worker.mjs')],
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    conditions,
+    mainFields: ['module', 'main'],
+    outfile: join(o, 'worker.mjs'),
+    loader: { '.wasm': 'copy' },
+    assetNames: '[name]',
+  });
+add(
+  'esbuild for workerd (conditions workerd, worker, browser)',
+  'workerd',
+  workerBuild(['workerd', 'worker', 'browser']),
+);
+add(
+  'esbuild for workerd without the workerd condition (must fail clearly)',
+  'workerd-blocked',
+  workerBuild(['worker', 'browser']),
+);
 
 // ---- running them ------------------------------------------------------------------------------
 function check(got) {
   const text = JSON.stringify(got);
-  if (text !== JSON.stringify(want)) throw new Error(`got ${text.slice(0, 600)}\nwant ${JSON.stringify(want).slice(0, 600)}`);
+  if (text !== JSON.stringify(want))
+    throw new Error(`got ${text.slice(0, 600)}\nwant ${JSON.stringify(want).slice(0, 600)}`);
 }
 
 function runNode(dir, entry) {
@@ -171,8 +284,14 @@ function serve(dirs) {
     const [, which, ...rest] = url.pathname.split('/');
     const base = dirs[which];
     const file = base && normalize(join(base, rest.join('/') || 'index.html'));
-    if (file && file.startsWith(base) && existsSync(file)) {
-      const type = /\.m?js$/.test(file) ? 'text/javascript' : file.endsWith('.wasm') ? 'application/wasm' : file.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream';
+    if (file?.startsWith(base) && existsSync(file)) {
+      const type = /\.m?js$/.test(file)
+        ? 'text/javascript'
+        : file.endsWith('.wasm')
+          ? 'application/wasm'
+          : file.endsWith('.html')
+            ? 'text/html; charset=utf-8'
+            : 'application/octet-stream';
       res.writeHead(200, { 'content-type': type });
       return res.end(readFileSync(file));
     }
@@ -188,7 +307,16 @@ async function runBrowsers(list) {
   const { chromium } = createRequire(join(process.env.EQUIJSON_NPM_MODULES, 'x.js'))('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     for (const [i, b] of list.entries()) {
@@ -205,7 +333,9 @@ async function runPage(browser, server, i, b) {
   const page = await browser.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
   await page.goto(`http://127.0.0.1:${server.address().port}/b${i}/`);
   try {
     await page.waitForFunction(() => window.result !== undefined, null, { timeout: 30000 });
@@ -233,7 +363,9 @@ async function runWorkerd(ok, blocked) {
   // embed paths are relative to the config file.
   const worker = (b) => {
     const d = relative(outRoot, b.dir);
-    const wasm = existsSync(join(b.dir, 'equijson.wasm')) ? `, (name = "equijson.wasm", wasm = embed "${d}/equijson.wasm")` : '';
+    const wasm = existsSync(join(b.dir, 'equijson.wasm'))
+      ? `, (name = "equijson.wasm", wasm = embed "${d}/equijson.wasm")`
+      : '';
     return `(modules = [(name = "worker.mjs", esModule = embed "${d}/worker.mjs")${wasm}], compatibilityDate = "2026-11-01")`;
   };
   const config = join(outRoot, 'workerd.capnp');

@@ -1,6 +1,6 @@
 // Type tests (tsc, in package.test.mjs): init() and initSync() with each source they take,
 // through the main entry and equijson/slim.
-import { init, initSync, canonicalize, EquijsonError } from 'equijson';
+import { canonicalize, EquijsonError, init, initSync } from 'equijson';
 import * as slim from 'equijson/slim';
 
 declare const module: WebAssembly.Module;

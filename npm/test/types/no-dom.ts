@@ -5,4 +5,5 @@ import { init, initSync, sha256Hex } from 'equijson';
 initSync(new ArrayBuffer(8));
 void init('/equijson.wasm');
 const h: string = sha256Hex(new ArrayBuffer(8));
+
 export { h };
