@@ -2,7 +2,9 @@
 # `just pg-versions`: the SQL-canonical differential suite, the recorded jsonb tables
 # (tests/data/jsonb, crates/equijson-pg/tests/jsonb_tables.rs), `pg install-sql`/`uninstall-sql`,
 # the hostile-database suites (crates/equijson-pg/tests/hostile.rs, hostile_rows.rs: on 13
-# and 14 `public` is writable by default) and a `pg roundtrip` smoke run on PostgreSQL 13, 14, 16 and 17 (binaries pinned in
+# and 14 `public` is writable by default), the report-trust and password suites of the CLI
+# (crates/equijson-cli/tests/report_trust.rs, secrets.rs: snapshots, settings and server
+# messages differ between versions) and a `pg roundtrip` smoke run on PostgreSQL 13, 14, 16 and 17 (binaries pinned in
 # tests/pg-versions/, fetched and cached by scripts/pg-versions.sh), each on its own
 # ephemeral cluster (EQUIJSON_PG_BINDIR). Prints per version the server version and
 # PASS/FAIL, then a summary; exits 1 if any version failed.
@@ -11,7 +13,8 @@
 #   --quick  EQUIJSON_SQL_CANONICAL_QUICK=1: the suite with a tenth of its KAT doubles and
 #            generated documents and shallower nesting (see crates/equijson-pg/tests/
 #            sql_canonical.rs), without the cluster test that is not about the version
-#            and without hostile_rows.rs's memory test (hostile.rs runs whole).
+#            and without hostile_rows.rs's memory test (hostile.rs runs whole);
+#            EQUIJSON_SECRETS_QUICK=1: secrets.rs tries two of its five passwords.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +28,7 @@ lines=$(bash scripts/pg-versions.sh "$@")
 build_log=$(mktemp)
 if ! { cargo test --locked -p equijson-pg --test sql_canonical --test cluster --test jsonb_tables \
          --test hostile --test hostile_rows --no-run \
-       && cargo test --locked -p equijson-cli --test pg_sql --no-run \
+       && cargo test --locked -p equijson-cli --test pg_sql --test report_trust --test secrets --no-run \
        && cargo build --locked -p equijson-cli; } >"$build_log" 2>&1; then
   cat "$build_log"; rm -f "$build_log"; exit 1
 fi
@@ -35,6 +38,7 @@ skip=()
 rows_skip=()
 if [ "$quick" -eq 1 ]; then
   export EQUIJSON_SQL_CANONICAL_QUICK=1
+  export EQUIJSON_SECRETS_QUICK=1
   skip=(--skip explicit_bindir_is_used_or_refused)
   rows_skip=(--skip memory_follows_the_largest_row_not_the_table)
 fi
@@ -59,6 +63,11 @@ while IFS=$'\t' read -r major bindir version; do
   fi
   if ! cargo test --locked -q -p equijson-cli --test pg_sql >"$log" 2>&1; then
     status=FAIL; echo "-- pg install-sql / uninstall-sql test failed:"; tail -n 60 "$log"
+  else
+    grep -E '^test result' "$log" | sed 's/^/   /'
+  fi
+  if ! cargo test --locked -q -p equijson-cli --test report_trust --test secrets >"$log" 2>&1; then
+    status=FAIL; echo "-- report_trust / secrets tests failed:"; tail -n 60 "$log"
   else
     grep -E '^test result' "$log" | sed 's/^/   /'
   fi

@@ -23,7 +23,8 @@ const PG_HELP: &str = "\
 Connection: --database-url URL (postgresql://user@host:port/db or libpq key=value) or
 --database-url-file FILE, else EQUIJSON_DATABASE_URL, else DATABASE_URL, else libpq's
 environment when PGHOST, PGHOSTADDR, PGDATABASE or PGSERVICE is set, else an ephemeral
-cluster. Missing settings come from libpq's environment as in psql: a service file
+cluster (install-sql and uninstall-sql choose the same way but never an ephemeral
+cluster: no server given is an error, exit 2). Missing settings come from libpq's environment as in psql: a service file
 (service=NAME / PGSERVICE, PGSERVICEFILE or ~/.pg_service.conf, PGSYSCONFDIR), PGHOST,
 PGPORT, PGUSER, PGDATABASE, PGPASSWORD, the password file (PGPASSFILE or ~/.pgpass, mode
 0600 or it is ignored), PGCONNECT_TIMEOUT, PGAPPNAME. A password written in --database-url
@@ -66,8 +67,9 @@ enum PgCommand {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ConnArgs {
     /// Server to use (else `EQUIJSON_DATABASE_URL`, `DATABASE_URL`, libpq's `PGHOST` /
-    /// `PGDATABASE` / `PGSERVICE`, else an ephemeral cluster). Put no password here: use
-    /// `PGPASSWORD`, `~/.pgpass` or `--database-url-file`.
+    /// `PGDATABASE` / `PGSERVICE`, else an ephemeral cluster, except for install-sql and
+    /// uninstall-sql). Put no password here: use `PGPASSWORD`, `~/.pgpass` or
+    /// `--database-url-file`.
     #[arg(long, value_name = "URL", global = true)]
     pub(crate) database_url: Option<String>,
     /// Read the URL from the first line of FILE (keeps a password off the command line).

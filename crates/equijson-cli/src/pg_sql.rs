@@ -3,8 +3,9 @@
 use std::io::Write as _;
 
 use clap::Args;
+use equijson::untrusted::escape;
 use equijson_pg::canonical_sql;
-use equijson_pg::connect::{DATABASE_URL_ENV, Target};
+use equijson_pg::connect::{DATABASE_URL_ENV, EQUIJSON_DATABASE_URL_ENV, Target};
 
 use crate::exit::Status;
 
@@ -17,6 +18,9 @@ belongs to your role: a schema or same-named functions owned by another role are
 unless --allow-other-owner.
 Running it again replaces the functions with the same text. --print writes the SQL instead
 (the file crates/equijson-pg/sql/equijson_canonical.sql, schema substituted).
+The server is chosen as for `pg scan` (see `equijson pg --help`: --database-url,
+--database-url-file, EQUIJSON_DATABASE_URL, DATABASE_URL, libpq's PG* variables, service
+and password files), but never an ephemeral cluster: without a server, exit 2.
 
   equijson pg install-sql --database-url postgresql://app@db/prod --schema util
   psql -c \"select util.equijson_canonical('{\\\"b\\\":1,\\\"a\\\":[1.0,1e21]}')\"   -- {\"a\":[1,1e+21],\"b\":1}
@@ -56,30 +60,35 @@ pub(crate) struct UninstallArgs {
     conn: crate::pg::ConnArgs,
 }
 
-/// A server given by URL or `DATABASE_URL`: installing into a throwaway cluster means nothing.
+/// The server the user named, chosen as `pg scan` chooses it (`--database-url`,
+/// `--database-url-file`, `EQUIJSON_DATABASE_URL`, `DATABASE_URL`, libpq's environment and
+/// files) but never an ephemeral cluster: installing into a throwaway cluster means nothing.
 fn given_server(url: Option<&str>) -> Result<Target, Status> {
-    let url = match url {
-        Some(u) => u.to_owned(),
-        None => match std::env::var(DATABASE_URL_ENV) {
-            Ok(u) if !u.is_empty() => u,
-            _ => {
-                eprintln!(
-                    "equijson: error: give the server with --database-url or {DATABASE_URL_ENV} \
-                     (or --print to write the SQL)"
-                );
-                return Err(Status::Environment);
+    match Target::given(url) {
+        Ok(Some(t)) => {
+            for w in t.warnings() {
+                eprintln!("equijson: warning: {}", escape(w));
             }
-        },
-    };
-    Target::from_url(&url).map_err(|e| {
-        eprintln!("equijson: error: {e}");
-        Status::Environment
-    })
+            Ok(t)
+        }
+        Ok(None) => {
+            eprintln!(
+                "equijson: error: no server given: use --database-url, --database-url-file, \
+                 {EQUIJSON_DATABASE_URL_ENV}, {DATABASE_URL_ENV} or libpq's PGHOST, PGHOSTADDR, \
+                 PGDATABASE or PGSERVICE (or --print to write the SQL)"
+            );
+            Err(Status::Environment)
+        }
+        Err(e) => {
+            eprintln!("equijson: error: {}", escape(&e.to_string()));
+            Err(Status::Environment)
+        }
+    }
 }
 
 pub(crate) fn run_install(a: &InstallArgs) -> Status {
     if let Err(e) = canonical_sql::check_schema(&a.schema) {
-        eprintln!("equijson: error: {e}");
+        eprintln!("equijson: error: {}", escape(&e.to_string()));
         return Status::Environment;
     }
     if a.print {
@@ -136,11 +145,15 @@ fn on_given_server(
     let result = target.connect().and_then(|mut c| op(&mut c));
     match result {
         Ok(()) => {
-            eprintln!("equijson: {done} on {}", target.describe());
+            eprintln!(
+                "equijson: {} on {}",
+                escape(done),
+                escape(&target.describe())
+            );
             Status::Success
         }
         Err(e) => {
-            eprintln!("equijson: error: {}", target.scrub(&e.to_string()));
+            eprintln!("equijson: error: {}", escape(&target.scrub(&e.to_string())));
             Status::Environment
         }
     }

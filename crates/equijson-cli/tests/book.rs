@@ -50,23 +50,46 @@ struct ShLine {
     comment: String,
 }
 
+/// The lines of every `sh` code block of `text`, with their 0-based line numbers. Fences may
+/// be indented (a block inside a list item): the fence's indentation is taken off each line
+/// of the block, and the block ends at a fence of the same character, at least as long.
+fn sh_block_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    // (is it `sh`, the fence's indentation, its character, its length)
+    let mut open = None::<(bool, usize, char, usize)>;
+    for (i, line) in text.lines().enumerate() {
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        let fence = ['`', '~'].into_iter().find_map(|c| {
+            let n = body.chars().take_while(|&x| x == c).count();
+            (n >= 3).then_some((c, n))
+        });
+        match (open, fence) {
+            (None, Some((c, n))) => {
+                let info = body[n..].trim();
+                open = Some((info == "sh", indent, c, n));
+            }
+            (Some((_, _, oc, on)), Some((c, n)))
+                if c == oc && n >= on && body[n..].trim().is_empty() =>
+            {
+                open = None;
+            }
+            (Some((true, fence_indent, _, _)), _) => {
+                let strip = indent.min(fence_indent);
+                out.push((i, &line[strip..]));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The command lines of every `sh` code block (continuation lines joined), with their comments.
 fn sh_lines() -> Vec<ShLine> {
     let mut out = Vec::new();
     for (path, text) in documents() {
-        let mut in_sh = None::<bool>;
         let mut pending = String::new();
-        for (i, line) in text.lines().enumerate() {
-            if let Some(info) = line.trim_end().strip_prefix("```") {
-                in_sh = match in_sh {
-                    None => Some(info.trim() == "sh"),
-                    Some(_) => None,
-                };
-                continue;
-            }
-            if in_sh != Some(true) {
-                continue;
-            }
+        for (i, line) in sh_block_lines(&text) {
             if let Some(head) = line.strip_suffix('\\') {
                 pending.push_str(head);
                 continue;
@@ -290,5 +313,42 @@ fn the_parser_of_this_test_splits_commands_and_comments() {
             vec!["equijson", "canon", "a.json"],
             vec!["equijson", "pg", "scan", "--where", "id < 3"],
         ]
+    );
+}
+
+#[test]
+fn the_parser_of_this_test_reads_indented_fences() {
+    // (document, the sh lines it holds)
+    let table: &[(&str, &[&str])] = &[
+        ("```sh\nequijson a\n```\n", &["equijson a"]),
+        (
+            "```text\nequijson a\n```\n```sh\nequijson b\n```",
+            &["equijson b"],
+        ),
+        // Inside a list item: the fence's indentation comes off, deeper indentation stays.
+        (
+            "1. step:\n\n   ```sh\n   equijson a \\\n     --x\n   ```\n\n   text\n",
+            &["equijson a \\", "  --x"],
+        ),
+        (
+            "- x\n\n    ~~~sh\n    equijson c\n    ~~~\nequijson d\n",
+            &["equijson c"],
+        ),
+        // A longer fence holds a shorter one; another character does not close it.
+        (
+            "````sh\nequijson a\n```\n~~~\n````\nequijson z\n",
+            &["equijson a", "```", "~~~"],
+        ),
+        ("```sh\n```\n```rust\nequijson r\n```\n", &[]),
+    ];
+    for (doc, want) in table {
+        let got: Vec<&str> = sh_block_lines(doc).into_iter().map(|(_, l)| l).collect();
+        assert_eq!(got, *want, "{doc:?}");
+    }
+    // The indented example of the sharding chapter is among the checked lines.
+    assert!(
+        sh_lines().iter().any(|l| l.at.ends_with("sharding.md:57")
+            && l.command.starts_with("equijson pg scan --table orders")),
+        "docs/src/postgresql/sharding.md's indented example is not read"
     );
 }

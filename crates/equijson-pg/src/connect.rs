@@ -214,15 +214,39 @@ impl Target {
     /// [`PgError::BadUrl`] for an unparsable URL, [`PgError::Cluster`] when no server is
     /// named and the cluster cannot start.
     pub fn from_url_or_env(url: Option<&str>) -> Result<Self, PgError> {
-        let env = &libpq_env::process_env;
+        match Self::given(url)? {
+            Some(t) => Ok(t),
+            None => Ok(Self::ephemeral(EphemeralCluster::start()?)),
+        }
+    }
+
+    /// The server the user named, chosen as [`Self::from_url_or_env`] does but without
+    /// the ephemeral cluster: `url`, else `EQUIJSON_DATABASE_URL`, else `DATABASE_URL`,
+    /// else libpq's environment when it names a server; `None` when nothing names one
+    /// (for commands where a throwaway cluster would mean nothing, such as `install-sql`).
+    ///
+    /// # Errors
+    /// [`PgError::BadUrl`] for an unparsable URL or service file.
+    pub fn given(url: Option<&str>) -> Result<Option<Self>, PgError> {
+        Self::given_with_env(url, &libpq_env::process_env)
+    }
+
+    /// [`Self::given`] with the environment read through `env`.
+    ///
+    /// # Errors
+    /// As [`Self::given`].
+    pub fn given_with_env(
+        url: Option<&str>,
+        env: libpq_env::Env<'_>,
+    ) -> Result<Option<Self>, PgError> {
         let url = url
             .map(str::to_owned)
             .or_else(|| env(EQUIJSON_DATABASE_URL_ENV))
             .or_else(|| env(DATABASE_URL_ENV));
         match url {
-            Some(u) => Self::from_url(&u),
-            None if libpq_env::names_a_server(env) => Self::from_url(""),
-            None => Ok(Self::ephemeral(EphemeralCluster::start()?)),
+            Some(u) => Self::from_url_with_env(&u, env).map(Some),
+            None if libpq_env::names_a_server(env) => Self::from_url_with_env("", env).map(Some),
+            None => Ok(None),
         }
     }
 
@@ -776,7 +800,7 @@ pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Target, password_in_url, scrub_pieces};
+    use super::{PgError, Target, password_in_url, scrub_pieces};
 
     #[test]
     fn passwords_are_found_in_every_form() {
@@ -879,6 +903,80 @@ mod tests {
             let t = Target::from_url_with_env(url, &env).expect(url);
             assert_eq!(summary(&t), *want, "{url}");
         }
+    }
+
+    #[test]
+    fn a_given_server_comes_from_the_url_then_the_environment_never_a_cluster() {
+        /// `--database-url`, environment, what it connects to (`None`: no server named).
+        type Row = (
+            Option<&'static str>,
+            &'static [(&'static str, &'static str)],
+            Option<&'static str>,
+        );
+        let table: &[Row] = &[
+            (None, &[], None),
+            // PGUSER, PGPORT or PGPASSWORD alone name no server.
+            (
+                None,
+                &[("PGUSER", "u"), ("PGPORT", "6000"), ("PGPASSWORD", "p")],
+                None,
+            ),
+            (
+                Some("host=a user=u"),
+                &[("EQUIJSON_DATABASE_URL", "host=b user=u")],
+                Some("a:5432"),
+            ),
+            (
+                None,
+                &[
+                    ("EQUIJSON_DATABASE_URL", "host=b user=u"),
+                    ("DATABASE_URL", "host=c user=u"),
+                ],
+                Some("b:5432"),
+            ),
+            (
+                None,
+                &[("DATABASE_URL", "host=c user=u"), ("PGHOST", "d")],
+                Some("c:5432"),
+            ),
+            (
+                None,
+                &[("PGHOST", "d"), ("PGPORT", "6001"), ("PGUSER", "u")],
+                Some("d:6001"),
+            ),
+            (None, &[("PGDATABASE", "db"), ("PGUSER", "u")], Some("/db")),
+            (
+                None,
+                &[("PGHOSTADDR", "127.0.0.2"), ("PGUSER", "u")],
+                Some("as u"),
+            ),
+        ];
+        for (url, vars, want) in table {
+            let env = |name: &str| {
+                vars.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            };
+            let t = Target::given_with_env(*url, &env).expect("parses");
+            match (want, &t) {
+                (None, None) => {}
+                (Some(w), Some(t)) => {
+                    assert!(t.cluster().is_none());
+                    let s = summary(t);
+                    assert!(s.contains(w), "{url:?} {vars:?}: {s} lacks {w}");
+                }
+                _ => panic!("{url:?}: got {t:?}, want {want:?}"),
+            }
+        }
+        // A service that no file defines is an error, not "no server".
+        let env = |name: &str| {
+            (name == "PGSERVICE" || name == "PGSERVICEFILE" || name == "PGSYSCONFDIR")
+                .then(|| "/nonexistent-equijson-test".to_owned())
+        };
+        assert!(matches!(
+            Target::given_with_env(None, &env),
+            Err(PgError::BadUrl(_))
+        ));
     }
 
     #[test]

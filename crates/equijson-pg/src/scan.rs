@@ -148,8 +148,9 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
 
 struct Plan {
     kind: ColumnKind,
-    /// The table, schema-qualified and quoted (the pinned `search_path` holds no user schema).
-    table: String,
+    /// The table's oid, resolved once (the session's `search_path` is pinned, so the
+    /// name must not be looked up again).
+    table_oid: u32,
     count_sql: String,
     copy_sql: String,
 }
@@ -333,7 +334,7 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     };
     Ok(Plan {
         kind,
-        table: table.clone(),
+        table_oid: resolved.oid,
         count_sql: format!(
             "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
         ),
@@ -346,6 +347,7 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
 /// What the scan's transaction reads: the cluster, database, table (oid, relfilenode),
 /// snapshot, start time and key-changing settings (see [`crate::live::ScanSource`]).
 /// Every name is schema-qualified, so nothing on the `search_path` can stand in for it.
+/// `$1`: the table's oid, as resolved once ([`crate::session::resolve_table`]).
 pub const SOURCE: &str = "SELECT \
      CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') \
           THEN (SELECT s.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() s) END, \
@@ -353,7 +355,7 @@ pub const SOURCE: &str = "SELECT \
      pg_catalog.int4div(pg_catalog.current_setting('server_version_num')::pg_catalog.int4, 10000), \
      pg_catalog.pg_current_snapshot()::pg_catalog.text, \
      pg_catalog.to_char(pg_catalog.timezone('UTC', pg_catalog.transaction_timestamp()), 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') \
-     FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)";
+     FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $1";
 /// The settings of [`crate::live::KEY_SETTINGS`] that exist on the server. `$1`: names.
 pub const SETTINGS: &str = "SELECT name::pg_catalog.text, setting::pg_catalog.text FROM pg_catalog.pg_settings \
      WHERE name OPERATOR(pg_catalog.=) ANY($1::pg_catalog.text[])";
@@ -362,10 +364,9 @@ pub const SETTINGS: &str = "SELECT name::pg_catalog.text, setting::pg_catalog.te
 fn read_source(
     client: &mut Client,
     opts: &ScanOptions,
-    plan: &Plan,
+    table_oid: u32,
 ) -> Result<crate::live::ScanSource, postgres::Error> {
-    // The resolved name: `opts.table` unqualified finds nothing under the pinned search_path.
-    let row = client.query_one(SOURCE, &[&plan.table])?;
+    let row = client.query_one(SOURCE, &[&table_oid])?;
     let names: Vec<&str> = crate::live::KEY_SETTINGS.to_vec();
     let settings = client
         .query(SETTINGS, &[&names])?
@@ -445,7 +446,7 @@ pub fn scan_with(
         })?
         .get(0);
     report.rows_total = total.max(0) as u64;
-    report.source = Some(read_source(&mut client, opts, &plan).map_err(|e| scrub(&e))?);
+    report.source = Some(read_source(&mut client, opts, plan.table_oid).map_err(|e| scrub(&e))?);
     let started = Instant::now();
     let result = stream(
         &mut client,

@@ -21,10 +21,53 @@ let mut client = equijson_pg::connect::connect(target.config())?;
 let rt = equijson_pg::roundtrip::<Order>(&mut client,
     equijson_pg::RoundtripOptions { seed: 1, cases: 1000, size: 6 }, ACCEPTS)?;"#;
 
+/// Set for the child process that runs the book's lines.
+const CHILD_ENV: &str = "EQUIJSON_BOOK_CHILD";
+
 #[test]
+fn book_scan_example_runs() {
+    const TEST: &str = "book_scan_example_runs";
+    // Every variable `Target` reads to name a server is removed for the child.
+    for (var, _) in equijson_pg::libpq_env::ENV_PARAMS {
+        assert!(
+            pg_or_skip::CONNECTION_VARS.contains(var),
+            "{var} is missing from CONNECTION_VARS"
+        );
+    }
+    if !pg_or_skip::server_or_skip(TEST) {
+        return;
+    }
+    // The example takes its server from the environment (`from_url_or_env`), and this
+    // test creates a table in it: run it in a child without any variable that names a
+    // server, so that it always runs, on an ephemeral cluster, whatever this process's
+    // environment says.
+    let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"));
+    child.args([
+        "--exact",
+        "book_scan_example_child",
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
+    for v in pg_or_skip::CONNECTION_VARS {
+        child.env_remove(v);
+    }
+    let out = child.env(CHILD_ENV, "1").output().expect("run the child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("BOOK EXAMPLE RAN"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Run only as a child of [`book_scan_example_runs`], which removes every variable that
+/// names a server; anywhere else it refuses to start.
+#[test]
+#[ignore = "a child process of book_scan_example_runs"]
 // The book's own spelling: `..Default::default()`.
 #[allow(clippy::default_trait_access)]
-fn book_scan_example_runs() -> Result<(), Box<dyn std::error::Error>> {
+fn book_scan_example_child() -> Result<(), Box<dyn std::error::Error>> {
     // ---- the book's lines ----
     #[derive(serde::Deserialize, serde::Serialize)]
     struct Order {
@@ -34,24 +77,22 @@ fn book_scan_example_runs() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     const ACCEPTS: &[equijson_check::decode::Accept] = &[/* findings your service accepts */];
-    // ---- (not the book's: run only where the example can run) ----
-
-    const TEST: &str = "book_scan_example_runs";
-    if std::env::var_os("DATABASE_URL").is_some_and(|v| !v.is_empty()) {
-        // The example would scan that server, and this test would create a table in it.
-        pg_or_skip::skip(
-            TEST,
-            "DATABASE_URL is set; this test runs on an ephemeral cluster only",
-        );
-        return Ok(());
-    }
-    if !pg_or_skip::server_or_skip(TEST) {
-        return Ok(());
+    // ---- (not the book's: never against a server the environment names) ----
+    assert!(
+        std::env::var_os(CHILD_ENV).is_some(),
+        "run by book_scan_example_runs only"
+    );
+    for v in pg_or_skip::CONNECTION_VARS {
+        assert!(std::env::var_os(v).is_none(), "{v} is set");
     }
 
     // ---- the book's lines, continued ----
     let target = equijson_pg::Target::from_url_or_env(None)?; // URL, the environment or ephemeral
-    // ---- (not the book's: the table the example scans) ----
+    // ---- (not the book's: the table the example scans, on the ephemeral cluster only) ----
+    assert!(
+        target.cluster().is_some(),
+        "the example runs on an ephemeral cluster"
+    );
     equijson_pg::connect::connect(target.config())?.batch_execute(
         r#"CREATE TABLE orders (id bigint PRIMARY KEY, doc jsonb);
            INSERT INTO orders VALUES
@@ -84,12 +125,20 @@ fn book_scan_example_runs() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     // ---- end of the book's lines ----
 
-    assert!(
-        target.cluster().is_some(),
-        "the example ran on an ephemeral cluster"
-    );
     assert_eq!(report.rows_read, 2, "{}", report.render());
+    // The report's source is the table scanned, resolved once (the session's search_path
+    // is pinned: looking `orders` up again there found nothing).
+    let oid: u32 = client
+        .query_one("SELECT 'public.orders'::regclass::oid", &[])?
+        .get(0);
+    assert_eq!(
+        report.source.as_ref().map(|s| s.table_oid),
+        Some(oid),
+        "{}",
+        report.render()
+    );
     assert_eq!(rt.cases, 1000);
+    println!("BOOK EXAMPLE RAN");
     Ok(())
 }
 

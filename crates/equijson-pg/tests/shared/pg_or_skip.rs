@@ -8,6 +8,29 @@ use std::io::Write as _;
 
 use equijson_pg::cluster::{ClusterError, EphemeralCluster, server_bindir};
 
+/// Every variable that names a server or fills one in (equijson's, and libpq's that
+/// `Target` reads): tests remove them from a child's environment, so that the environment
+/// they run in never decides which server they touch.
+pub(crate) const CONNECTION_VARS: &[&str] = &[
+    "DATABASE_URL",
+    "EQUIJSON_DATABASE_URL",
+    "EQUIJSON_ARGV_PASSWORD",
+    "PGHOST",
+    "PGHOSTADDR",
+    "PGPORT",
+    "PGDATABASE",
+    "PGUSER",
+    "PGPASSWORD",
+    "PGPASSFILE",
+    "PGSERVICE",
+    "PGSERVICEFILE",
+    "PGSYSCONFDIR",
+    "PGSSLMODE",
+    "PGSSLROOTCERT",
+    "PGCONNECT_TIMEOUT",
+    "PGAPPNAME",
+];
+
 /// The environment variable that turns a skip into a failure (`1`).
 pub(crate) const REQUIRE_ENV: &str = "EQUIJSON_REQUIRE_PG";
 
