@@ -487,7 +487,8 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
         };
         match serde_json::from_slice::<ScanReport>(&text) {
             Ok(r) => {
-                if let Err(e) = report_seal::verify(&r, key.as_deref()) {
+                // The file's text, not `r`: serde_json may misread its f64 fields.
+                if let Err(e) = report_seal::verify_text(&text, key.as_deref()) {
                     eprintln!("{}: error: refused: {e}", f.display());
                     return Status::Environment;
                 }

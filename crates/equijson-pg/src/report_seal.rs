@@ -38,11 +38,14 @@ pub fn canonical_body(report: &ScanReport) -> Result<Vec<u8>, String> {
 /// # Errors
 /// As [`canonical_body`].
 pub fn digest(report: &ScanReport, key: Option<&[u8]>) -> Result<String, String> {
-    let body = canonical_body(report)?;
-    Ok(match key {
-        Some(k) => format!("hmac-sha256:{}", hex(&hmac_sha256(k, &body))),
-        None => format!("sha256:{}", hex(&Sha256::digest(&body))),
-    })
+    Ok(digest_of(&canonical_body(report)?, key))
+}
+
+fn digest_of(body: &[u8], key: Option<&[u8]>) -> String {
+    match key {
+        Some(k) => format!("hmac-sha256:{}", hex(&hmac_sha256(k, body))),
+        None => format!("sha256:{}", hex(&Sha256::digest(body))),
+    }
 }
 
 /// Sets `report.digest` (keyed when `key` is given).
@@ -54,30 +57,76 @@ pub fn seal(report: &mut ScanReport, key: Option<&[u8]>) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks `report.digest`: present, of the kind `key` calls for (with a key, only an
-/// `hmac-sha256:` digest made with it is accepted), and equal to the report's.
+/// Checks `report.digest` of a report held in memory (as [`seal`] left it): present, of
+/// the kind `key` calls for (with a key, only an `hmac-sha256:` digest made with it is
+/// accepted), and equal to the report's. For a report read from a file use
+/// [`verify_text`]: parsing it into a [`ScanReport`] goes through serde_json, whose
+/// default number parsing is not correctly rounded, so the re-serialized `f64` fields
+/// (`rows_per_sec`, `elapsed_secs`) may differ from the text in the last bit.
 ///
 /// # Errors
 /// Why it does not hold.
 pub fn verify(report: &ScanReport, key: Option<&[u8]>) -> Result<(), String> {
     let Some(found) = &report.digest else {
-        return Err("it carries no digest (written by hand, or by an older equijson)".into());
+        return Err(NO_DIGEST.into());
     };
-    match (found.split_once(':').map(|(kind, _)| kind), key) {
-        (Some("hmac-sha256"), None) => {
-            return Err(format!(
-                "it is signed (hmac-sha256): set {REPORT_KEY_ENV} to the key it was written with"
-            ));
-        }
-        (Some("sha256"), Some(_)) => {
-            return Err(format!(
-                "it is not signed ({REPORT_KEY_ENV} is set, the report has a plain sha256 digest)"
-            ));
-        }
-        (Some("hmac-sha256" | "sha256"), _) => {}
-        _ => return Err("its digest is of no known kind".into()),
-    }
+    check_kind(found, key)?;
     let want = digest(report, key)?;
+    compare(&want, found, key)
+}
+
+/// Checks the digest of a report as written to a file: the canonical JSON of the text's
+/// top-level members other than `digest`, read with equijson's own (correctly rounded)
+/// parser, against the text's `digest` member. Same rules as [`verify`].
+///
+/// # Errors
+/// Why it does not hold (including text that is not a JSON object).
+pub fn verify_text(text: &[u8], key: Option<&[u8]>) -> Result<(), String> {
+    let doc = equijson::Document::parse(text).map_err(|e| format!("not canonicalizable: {e}"))?;
+    let root = doc.root();
+    if root.kind() != equijson::Kind::Object {
+        return Err("it is not a JSON object".into());
+    }
+    let Some(found) = root.get("digest").and_then(|d| d.as_str()) else {
+        return Err(NO_DIGEST.into());
+    };
+    check_kind(found, key)?;
+    let mut members: Vec<(&str, equijson::ValueRef<'_>)> = root
+        .members()
+        .filter(|(name, _)| *name != "digest")
+        .collect();
+    members.sort_by(|a, b| equijson::cmp_utf16(a.0.as_bytes(), b.0.as_bytes()));
+    let mut body = Vec::with_capacity(text.len());
+    body.push(b'{');
+    for (i, (name, value)) in members.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend(equijson::to_canonical_vec(name).map_err(|e| e.to_string())?);
+        body.push(b':');
+        body.extend(value.to_canonical_vec());
+    }
+    body.push(b'}');
+    compare(&digest_of(&body, key), found, key)
+}
+
+const NO_DIGEST: &str = "it carries no digest (written by hand, or by an older equijson)";
+
+/// Refuses a digest of the wrong kind for `key` (or of no known kind).
+fn check_kind(found: &str, key: Option<&[u8]>) -> Result<(), String> {
+    match (found.split_once(':').map(|(kind, _)| kind), key) {
+        (Some("hmac-sha256"), None) => Err(format!(
+            "it is signed (hmac-sha256): set {REPORT_KEY_ENV} to the key it was written with"
+        )),
+        (Some("sha256"), Some(_)) => Err(format!(
+            "it is not signed ({REPORT_KEY_ENV} is set, the report has a plain sha256 digest)"
+        )),
+        (Some("hmac-sha256" | "sha256"), _) => Ok(()),
+        _ => Err("its digest is of no known kind".into()),
+    }
+}
+
+fn compare(want: &str, found: &str, key: Option<&[u8]>) -> Result<(), String> {
     if constant_time_eq(want.as_bytes(), found.as_bytes()) {
         Ok(())
     } else {
@@ -123,7 +172,37 @@ fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{hex, hmac_sha256};
+    use super::{hex, hmac_sha256, seal, verify_text};
+    use crate::live::ScanReport;
+
+    /// Regression (found when the digest met the default serde_json): a report whose f64
+    /// field serde_json misreads (15.509858803567319 is read one ulp off without
+    /// `float_roundtrip`) verified by re-parsing into the struct was refused as edited.
+    /// The file's text is checked instead; edits are still caught.
+    #[test]
+    fn a_written_report_verifies_from_its_text_whatever_serde_json_reads() {
+        for key in [None, Some(&b"k3y"[..])] {
+            for secs in [15.509_858_803_567_319, 122.653_520_884_507_29, 0.1, 1e300] {
+                let mut r = ScanReport::new("public.t", "doc", "value");
+                r.rows_total = 7;
+                r.rows_read = 7;
+                r.elapsed_secs = secs;
+                r.rows_per_sec = 7.0 / secs;
+                seal(&mut r, key).expect("seal");
+                let text = serde_json::to_vec_pretty(&r).expect("write");
+                verify_text(&text, key).unwrap_or_else(|e| panic!("{secs}: {e}"));
+                let edited = String::from_utf8(text)
+                    .expect("utf-8")
+                    .replace("\"rows_read\": 7", "\"rows_read\": 6");
+                assert!(
+                    verify_text(edited.as_bytes(), key).is_err(),
+                    "{secs}: edit missed"
+                );
+            }
+        }
+        assert!(verify_text(b"[1]", None).is_err());
+        assert!(verify_text(b"{\"a\":1}", None).is_err());
+    }
 
     #[test]
     fn hmac_matches_rfc_4231() {
