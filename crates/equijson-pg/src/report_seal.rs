@@ -60,7 +60,7 @@ pub fn seal(report: &mut ScanReport, key: Option<&[u8]>) -> Result<(), String> {
 /// Checks `report.digest` of a report held in memory (as [`seal`] left it): present, of
 /// the kind `key` calls for (with a key, only an `hmac-sha256:` digest made with it is
 /// accepted), and equal to the report's. For a report read from a file use
-/// [`verify_text`]: parsing it into a [`ScanReport`] goes through serde_json, whose
+/// [`verify_text`]: parsing it into a [`ScanReport`] goes through `serde_json`, whose
 /// default number parsing is not correctly rounded, so the re-serialized `f64` fields
 /// (`rows_per_sec`, `elapsed_secs`) may differ from the text in the last bit.
 ///
@@ -175,7 +175,7 @@ mod tests {
     use super::{hex, hmac_sha256, seal, verify_text};
     use crate::live::ScanReport;
 
-    /// Regression (found when the digest met the default serde_json): a report whose f64
+    /// Regression (found when the digest met the default `serde_json`): a report whose f64
     /// field serde_json misreads (15.509858803567319 is read one ulp off without
     /// `float_roundtrip`) verified by re-parsing into the struct was refused as edited.
     /// The file's text is checked instead; edits are still caught.
