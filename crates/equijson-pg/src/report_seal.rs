@@ -176,7 +176,7 @@ mod tests {
     use crate::live::ScanReport;
 
     /// Regression (found when the digest met the default `serde_json`): a report whose f64
-    /// field serde_json misreads (15.509858803567319 is read one ulp off without
+    /// field `serde_json` misreads (15.509858803567319 is read one ulp off without
     /// `float_roundtrip`) verified by re-parsing into the struct was refused as edited.
     /// The file's text is checked instead; edits are still caught.
     #[test]
