@@ -3,11 +3,13 @@
 
 mod article;
 mod contact;
+mod declare;
 mod drive_policy;
 mod event_context;
 mod ledger;
 mod value;
 
+pub use declare::{DecodeFn, Dto, Refactor, check, check_all_paths, check_with, spec};
 pub use article::{Article, ArticleAuthor, ArticleBatch};
 pub use contact::{Contact, ContactKind, EmailAddress, PhoneNumber, PostalAddress};
 pub use drive_policy::DrivePolicy;

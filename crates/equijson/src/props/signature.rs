@@ -1,0 +1,89 @@
+//! What identifies a failure while it is shrunk: the first unaccepted finding's class, its
+//! paths, and where it is (the pointers of its changes, or the failing paths' messages
+//! without positions and quoted values), so that a shrunk case fails the same way and
+//! not merely on the same paths.
+
+use crate::decode::{Class, DecodePath, Report};
+
+/// The identity of a finding, for shrinking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FindingSignature {
+    class: Class,
+    paths: Vec<DecodePath>,
+    /// Value splits and round-trip losses: the changes' pointers and kinds; error splits:
+    /// each failing path's message with positions and quoted values left out.
+    places: Vec<String>,
+}
+
+/// The signature of `report`'s first unaccepted finding.
+pub(crate) fn first_unaccepted(report: &Report) -> Option<FindingSignature> {
+    let f = report.findings.iter().find(|f| !f.accepted)?;
+    let mut paths = f.paths.clone();
+    paths.extend(f.against.iter().copied());
+    paths.extend(f.errors.iter().map(|(p, _)| *p));
+    let mut places: Vec<String> = if f.class == Class::ErrorSplit {
+        f.errors
+            .iter()
+            .map(|(p, m)| format!("{p}: {}", without_values(m)))
+            .collect()
+    } else {
+        f.changes
+            .iter()
+            .map(|c| format!("{} {:?}", c.pointer, c.kind))
+            .collect()
+    };
+    places.sort();
+    places.dedup();
+    Some(FindingSignature {
+        class: f.class,
+        paths,
+        places,
+    })
+}
+
+/// `message` without its position (` at line L column C`, `line L, column C`) and with
+/// every quoted part (`` `...` ``, `"..."`) and number replaced by `_`.
+pub(crate) fn without_values(message: &str) -> String {
+    let message = message
+        .find(" at line ")
+        .map_or(message, |i| &message[..i]);
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' | '"' => {
+                for d in chars.by_ref() {
+                    if d == c {
+                        break;
+                    }
+                }
+                out.push('_');
+            }
+            '0'..='9' => {
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+                out.push('_');
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_values;
+
+    #[test]
+    fn messages_lose_positions_and_values_only() {
+        assert_eq!(
+            without_values("invalid type: floating point `1.8e19`, expected u128 at line 1 column 40"),
+            without_values("invalid type: floating point `2e20`, expected u128 at line 3 column 2"),
+        );
+        assert_ne!(
+            without_values("invalid type: floating point `1.8e19`, expected u128"),
+            without_values("missing field `note`"),
+        );
+    }
+}
