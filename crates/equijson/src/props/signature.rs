@@ -42,13 +42,14 @@ pub(crate) fn first_unaccepted(report: &Report) -> Option<FindingSignature> {
 }
 
 /// `message` without its position (` at line L column C`, `line L, column C`) and with
-/// every quoted part (`` `...` ``, `"..."`) and number replaced by `_`.
+/// every quoted part (`` `...` ``, `"..."`) replaced by `_` (the type names stay:
+/// `expected u128` and `expected u32` are different findings).
 pub(crate) fn without_values(message: &str) -> String {
     let message = message
         .find(" at line ")
         .map_or(message, |i| &message[..i]);
     let mut out = String::with_capacity(message.len());
-    let mut chars = message.chars().peekable();
+    let mut chars = message.chars();
     while let Some(c) = chars.next() {
         match c {
             '`' | '"' => {
@@ -56,12 +57,6 @@ pub(crate) fn without_values(message: &str) -> String {
                     if d == c {
                         break;
                     }
-                }
-                out.push('_');
-            }
-            '0'..='9' => {
-                while chars.peek().is_some_and(char::is_ascii_digit) {
-                    chars.next();
                 }
                 out.push('_');
             }
@@ -84,6 +79,10 @@ mod tests {
         assert_ne!(
             without_values("invalid type: floating point `1.8e19`, expected u128"),
             without_values("missing field `note`"),
+        );
+        assert_ne!(
+            without_values("invalid type: floating point `1.8e19`, expected u128"),
+            without_values("invalid type: floating point `-0.0`, expected u32"),
         );
     }
 }

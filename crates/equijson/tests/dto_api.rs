@@ -1,0 +1,1 @@
+//! The Dto declaration and the algebra of accepted findings.
