@@ -116,6 +116,28 @@ impl Dto for Settings {
         &[DecodePath::Direct, DecodePath::JsonbWire]
     }
 
+    fn accepts() -> &'static [Accept] {
+        &[
+            Accept {
+                class: Class::ErrorSplit,
+                only: &[DecodePath::Direct],
+                reason: "settings are read from jsonb, whose numeric turns 1e2 and -0 into \
+                         integers; the text reader's stricter refusal is the admin API's validation",
+            },
+            Accept {
+                class: Class::ErrorSplit,
+                only: &[DecodePath::JsonbWire],
+                reason: "settings come from a jsonb column: what jsonb refuses (\\u0000) never \
+                         reaches the service",
+            },
+            Accept {
+                class: Class::RoundTripLoss,
+                only: &[],
+                reason: "an absent retention_days is stored back as null",
+            },
+        ]
+    }
+
     fn examples() -> &'static [&'static str] {
         &[SETTINGS_EXAMPLE]
     }

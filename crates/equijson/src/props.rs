@@ -318,7 +318,17 @@ fn check_case(spec: &DtoSpec, tree: &Json, style: u64) -> (Option<Property>, boo
     let other = tree.render(Style::Seeded(style.rotate_left(17) ^ 0x5DEE_CE66_D1CE_4E5B));
     let same = match (&canonical, crate::canonicalize(other.as_bytes())) {
         (Ok(a), Ok(b)) => *a == b,
-        (Err(a), Err(b)) => a.kind() == b.kind(),
+        // Which of several repeated names is reported first depends on the order.
+        (Err(a), Err(b)) => {
+            a.kind() == b.kind()
+                || matches!(
+                    (a.kind(), b.kind()),
+                    (
+                        crate::ErrorKind::DuplicateKey(_),
+                        crate::ErrorKind::DuplicateKey(_)
+                    )
+                )
+        }
         _ => false,
     };
     if !same {
