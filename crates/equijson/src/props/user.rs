@@ -20,14 +20,14 @@ pub struct EnvConfig {
 }
 
 impl EnvConfig {
-    /// Reads the environment.
+    /// Reads the environment (a variable set to the empty string counts as unset).
     ///
     /// # Errors
     /// A variable that is set but not a number, named with its value.
     pub fn from_env() -> Result<Self, String> {
         Self::from_vars(
-            std::env::var("EQUIJSON_SEED").ok().as_deref(),
-            std::env::var("EQUIJSON_CASES").ok().as_deref(),
+            std::env::var("EQUIJSON_SEED").ok().as_deref().filter(|s| !s.is_empty()),
+            std::env::var("EQUIJSON_CASES").ok().as_deref().filter(|s| !s.is_empty()),
         )
     }
 
