@@ -14,7 +14,11 @@ fn settings_decode_the_same_way_on_the_paths_the_service_uses() {
 #[test]
 fn a_quota_beyond_2_64_splits_only_paths_the_service_does_not_use() {
     let used = equijson::dto::check::<Settings>(SETTINGS_EXAMPLE.as_bytes());
-    assert!(!used.is_divergent(), "{}", used.render(Default::default()));
+    assert!(
+        !used.is_divergent(),
+        "{}",
+        used.render(equijson::diff::DiffStyle::default())
+    );
     let all = equijson::dto::check_all_paths::<Settings>(SETTINGS_EXAMPLE.as_bytes());
     // Through `Value` the integer is a double, which a u128 refuses; RFC 8785 writes that
     // double's digits, which a u128 takes, rounded.
@@ -25,7 +29,11 @@ fn a_quota_beyond_2_64_splits_only_paths_the_service_does_not_use() {
     let v = &all.findings[1];
     assert_eq!(
         (v.class, v.against.as_slice(), v.changes[0].pointer.as_str()),
-        (Class::ValueSplit, &[DecodePath::Canonical][..], "/quota_bytes")
+        (
+            Class::ValueSplit,
+            &[DecodePath::Canonical][..],
+            "/quota_bytes"
+        )
     );
 }
 

@@ -432,7 +432,6 @@ pub struct Accept {
     pub reason: &'static str,
 }
 
-
 /// Which disagreements a DTO declares acceptable.
 pub type Accepts = &'static [Accept];
 
@@ -749,6 +748,7 @@ pub(crate) fn classify(
 /// Classifies the results of any set of paths (in report order) against the input's
 /// comparison form, with `accepts`: the report [`check`] gives when the paths are all of
 /// [`DecodePath::ALL`].
+#[must_use]
 pub fn classify_outcomes(
     input_canonical: Result<Vec<u8>, String>,
     outcomes: Vec<(DecodePath, PathResult)>,

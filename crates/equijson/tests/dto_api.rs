@@ -64,7 +64,12 @@ fn entries(spec: &[(Class, Vec<DecodePath>)]) -> Vec<Accept> {
 fn the_algebra_table_holds() {
     let table = include_str!("data/dto/accept_algebra.tsv");
     let mut rows = 0;
-    for (i, line) in table.lines().enumerate().skip_while(|(_, l)| l.starts_with('#')).skip(1) {
+    for (i, line) in table
+        .lines()
+        .enumerate()
+        .skip_while(|(_, l)| l.starts_with('#'))
+        .skip(1)
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         let [given, finding, expect] = cols[..] else {
             panic!("accept_algebra.tsv:{}: three columns expected", i + 1)
@@ -97,7 +102,10 @@ struct Case {
 }
 
 fn subset(g: &mut quickcheck::Gen) -> Vec<DecodePath> {
-    PATHS.into_iter().filter(|_| u8::arbitrary(g) % 3 == 0).collect()
+    PATHS
+        .into_iter()
+        .filter(|_| u8::arbitrary(g) % 3 == 0)
+        .collect()
 }
 
 fn entry_list(g: &mut quickcheck::Gen) -> Vec<(Class, Vec<DecodePath>)> {
@@ -247,11 +255,14 @@ fn before_and_after_are_paths_compared_like_the_built_in_ones() {
     let names: Vec<&str> = r.outcomes.iter().map(|(p, _)| p.name()).collect();
     assert_eq!(names, ["before", "after"]);
     let f = &r.findings[0];
-    assert_eq!((f.class, f.paths.as_slice(), f.against.as_slice()), (
-        Class::ValueSplit,
-        &[DecodePath::Before][..],
-        &[DecodePath::After][..]
-    ));
+    assert_eq!(
+        (f.class, f.paths.as_slice(), f.against.as_slice()),
+        (
+            Class::ValueSplit,
+            &[DecodePath::Before][..],
+            &[DecodePath::After][..]
+        )
+    );
     assert_eq!(f.changes[0].pointer, "/value");
     assert!(!equijson::dto::check::<Reading>(br#"{"value":1.5}"#).is_divergent());
     // In a property run the planted difference is found and shrunk to that member.
@@ -297,7 +308,10 @@ fn documents_come_from_the_traced_type_with_values_at_the_edges() {
         }
         texts.push(text);
     }
-    assert!(decoded >= 100, "only {decoded} of 400 documents decode: not the type's shape");
+    assert!(
+        decoded >= 100,
+        "only {decoded} of 400 documents decode: not the type's shape"
+    );
     let all = texts.join("\n");
     for needle in [
         r#""id":18446744073709551616"#,
@@ -324,7 +338,10 @@ fn example_documents_are_mutated_with_duplicate_names() {
     for case in 0..200 {
         let mut g = Gen::for_case(3, case, 6);
         if let Json::Object(m) = equijson::generate::edges::mutate(&doc, &mut g) {
-            dup |= m.iter().enumerate().any(|(i, (k, _))| m[..i].iter().any(|(j, _)| j == k));
+            dup |= m
+                .iter()
+                .enumerate()
+                .any(|(i, (k, _))| m[..i].iter().any(|(j, _)| j == k));
         }
     }
     assert!(dup, "no mutation duplicated a member name");
@@ -364,7 +381,10 @@ fn a_failure_names_the_shrunk_case_its_finding_and_the_replay_command() {
         "{e}"
     );
     // The replay line's seed and case count reproduce the same case.
-    let replay = e.lines().find_map(|l| l.strip_prefix("replay: ")).expect("a replay line");
+    let replay = e
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: "))
+        .expect("a replay line");
     let var = |name: &str| {
         replay
             .split_whitespace()
@@ -380,7 +400,10 @@ fn a_failure_names_the_shrunk_case_its_finding_and_the_replay_command() {
     let again = equijson::props::run_dto::<Reading>(env.seed, env.cases);
     let f = again.first_failure.expect("the replay fails");
     assert_eq!(f.case + 1, env.cases);
-    assert!(e.contains(&format!("shrunk ({} steps): {}", f.steps, f.shrunk)), "{e}");
+    assert!(
+        e.contains(&format!("shrunk ({} steps): {}", f.steps, f.shrunk)),
+        "{e}"
+    );
 }
 
 #[test]

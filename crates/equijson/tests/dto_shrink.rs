@@ -78,7 +78,10 @@ fn shrunk_cases_keep_the_original_finding() {
             f.case, f.original, f.shrunk
         );
     }
-    assert!(failures >= 10, "only {failures} failing runs: the test checks too little");
+    assert!(
+        failures >= 10,
+        "only {failures} failing runs: the test checks too little"
+    );
 }
 
 #[test]
@@ -94,9 +97,7 @@ fn a_u128_beyond_2_64_stays_the_cause_after_shrinking() {
         let original = equijson::dto::check::<Settings>(f.original.as_bytes());
         let about_quota = |r: &Report| {
             r.findings.iter().find(|f| !f.accepted).is_some_and(|f| {
-                f.errors
-                    .iter()
-                    .any(|(_, m)| m.contains("expected u128"))
+                f.errors.iter().any(|(_, m)| m.contains("expected u128"))
                     || f.changes.iter().any(|c| c.pointer == "/quota_bytes")
             })
         };
@@ -113,5 +114,8 @@ fn a_u128_beyond_2_64_stays_the_cause_after_shrinking() {
             shrunk.render(equijson::diff::DiffStyle::default())
         );
     }
-    assert!(seen > 0, "no case failed on quota_bytes: the regression is not exercised");
+    assert!(
+        seen > 0,
+        "no case failed on quota_bytes: the regression is not exercised"
+    );
 }

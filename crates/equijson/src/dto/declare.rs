@@ -109,11 +109,19 @@ pub fn check_all_paths<T: Dto>(input: &[u8]) -> Report {
 /// findings of every built-in path are reported.
 #[must_use]
 pub fn check_with<T: Dto>(input: &Input<'_>, all_paths: bool) -> Report {
-    restrict::<T>(crate::decode::check_input::<T>(input, &[]), input.text, all_paths)
+    restrict::<T>(
+        crate::decode::check_input::<T>(input, &[]),
+        input.text,
+        all_paths,
+    )
 }
 
 fn check_reference<T: Dto>(input: &[u8]) -> Report {
-    restrict::<T>(crate::decode::reference::check::<T>(input, &[]), input, false)
+    restrict::<T>(
+        crate::decode::reference::check::<T>(input, &[]),
+        input,
+        false,
+    )
 }
 
 /// The report kept to `T`'s paths, with its own functions' results added, classified again

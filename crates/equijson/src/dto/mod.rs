@@ -9,9 +9,9 @@ mod event_context;
 mod ledger;
 mod value;
 
-pub use declare::{DecodeFn, Dto, Refactor, check, check_all_paths, check_with, spec};
 pub use article::{Article, ArticleAuthor, ArticleBatch};
 pub use contact::{Contact, ContactKind, EmailAddress, PhoneNumber, PostalAddress};
+pub use declare::{DecodeFn, Dto, Refactor, check, check_all_paths, check_with, spec};
 pub use drive_policy::DrivePolicy;
 pub use event_context::{ContextMap, ContextValue, EventContext};
 pub use ledger::{LedgerEntry, LedgerEntryFamily};

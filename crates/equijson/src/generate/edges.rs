@@ -88,12 +88,19 @@ pub fn integer_edges(kind: IntKind) -> Vec<String> {
     } else {
         out.push(format!("{min}0"));
     }
-    out.push(max.checked_add(1).map_or_else(|| format!("{max}1"), |m| m.to_string()));
+    out.push(
+        max.checked_add(1)
+            .map_or_else(|| format!("{max}1"), |m| m.to_string()),
+    );
     // 2^64 and the 64-bit limits, for the wide types.
     out.extend(
-        ["18446744073709551615", "18446744073709551616", "-9223372036854775809"]
-            .iter()
-            .map(|s| (*s).to_owned()),
+        [
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775809",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned()),
     );
     out.extend(SAFE_INTEGER_EDGES.iter().map(|s| (*s).to_owned()));
     out
@@ -248,15 +255,19 @@ mod tests {
             assert!(u64s.iter().any(|e| e == s), "{s} missing: {u64s:?}");
         }
         let i64s = integer_edges(IntKind::I64);
-        for s in ["-9223372036854775808", "-9223372036854775809", "9223372036854775808"] {
+        for s in [
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9223372036854775808",
+        ] {
             assert!(i64s.iter().any(|e| e == s), "{s} missing: {i64s:?}");
         }
         let u128s = integer_edges(IntKind::U128);
         assert!(u128s.iter().any(|e| e == &u128::MAX.to_string()));
         assert!(
-            u128s
-                .iter()
-                .any(|e| e.parse::<u128>().is_err() && !e.starts_with('-') && !e.contains(['.', 'e']))
+            u128s.iter().any(|e| e.parse::<u128>().is_err()
+                && !e.starts_with('-')
+                && !e.contains(['.', 'e']))
         );
     }
 }

@@ -116,17 +116,18 @@ pub fn shape_of<T: DeserializeOwned>() -> Shape {
 fn merge(a: Shape, b: Shape) -> Shape {
     match (a, b) {
         (Shape::Opaque, b) => b,
-        (a, Shape::Opaque) => a,
         (Shape::Option(a), Shape::Option(b)) => Shape::Option(Box::new(merge(*a, *b))),
         (Shape::Seq(a), Shape::Seq(b)) => Shape::Seq(Box::new(merge(*a, *b))),
-        (Shape::Map(k, v), Shape::Map(l, w)) => {
-            Shape::Map(Box::new(merge(*k, *l)), Box::new(merge(*v, *w)))
-        }
+        (Shape::Map(key, value), Shape::Map(other_key, other_value)) => Shape::Map(
+            Box::new(merge(*key, *other_key)),
+            Box::new(merge(*value, *other_value)),
+        ),
         (Shape::Tuple(a), Shape::Tuple(b)) if a.len() == b.len() => {
             Shape::Tuple(a.into_iter().zip(b).map(|(x, y)| merge(x, y)).collect())
         }
         (Shape::Struct(a), Shape::Struct(b)) => Shape::Struct(merge_named(a, b)),
         (Shape::Enum(a), Shape::Enum(b)) => Shape::Enum(merge_named(a, b)),
+        // `a` is at least as informative (`b` opaque, or another trace of the same place).
         (a, _) => a,
     }
 }
@@ -181,7 +182,7 @@ struct Tracer<'a> {
     depth: usize,
 }
 
-impl<'a> Tracer<'a> {
+impl Tracer<'_> {
     fn child<'b>(&'b self, out: &'b mut Shape) -> Tracer<'b> {
         Tracer {
             out,
@@ -525,9 +526,7 @@ impl<'de, 'a> de::EnumAccess<'de> for EnumAccess<'a> {
         self,
         seed: S,
     ) -> Result<(S::Value, Tracer<'a>), TraceError> {
-        let v = seed.deserialize(IntoDeserializer::<TraceError>::into_deserializer(
-            self.name,
-        ))?;
+        let v = seed.deserialize(IntoDeserializer::<TraceError>::into_deserializer(self.name))?;
         Ok((v, self.tracer))
     }
 }
@@ -547,7 +546,11 @@ impl<'de> de::VariantAccess<'de> for Tracer<'_> {
         seed.deserialize(self)
     }
 
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, TraceError> {
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, TraceError> {
         de::Deserializer::deserialize_tuple(self, len, visitor)
     }
 

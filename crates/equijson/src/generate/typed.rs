@@ -144,23 +144,27 @@ fn from_shape(shape: &Shape, example: Option<&Json>, g: &mut Gen, depth: usize) 
                 if matches!(s, Shape::Option(_)) && g.rng().below(4) == 0 {
                     continue;
                 }
-                members.push(((*name).to_owned(), from_shape(s, member(name), g, depth + 1)));
+                members.push((
+                    (*name).to_owned(),
+                    from_shape(s, member(name), g, depth + 1),
+                ));
             }
             if g.rng().below(8) == 0 {
                 members.push((format!("unknown_{}", g.rng().below(10)), g.json(1)));
             }
             Json::Object(members)
         }
-        Shape::Enum(variants) if !variants.is_empty() => {
-            let (name, content) = &variants[g.rng().index(variants.len())];
-            match content {
-                Shape::Unit => Json::String((*name).to_owned()),
-                c => Json::Object(vec![(
+        Shape::Enum(variants) => {
+            let i = g.rng().index(variants.len().max(1));
+            match variants.get(i) {
+                // An enum without variants has no values: any document is refused.
+                None => Json::Null,
+                Some((name, Shape::Unit)) => Json::String((*name).to_owned()),
+                Some((name, content)) => Json::Object(vec![(
                     (*name).to_owned(),
-                    from_shape(c, member(name), g, depth + 1),
+                    from_shape(content, member(name), g, depth + 1),
                 )]),
             }
         }
-        Shape::Enum(_) => Json::Null,
     }
 }

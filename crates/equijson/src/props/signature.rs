@@ -45,9 +45,7 @@ pub(crate) fn first_unaccepted(report: &Report) -> Option<FindingSignature> {
 /// every quoted part (`` `...` ``, `"..."`) replaced by `_` (the type names stay:
 /// `expected u128` and `expected u32` are different findings).
 pub(crate) fn without_values(message: &str) -> String {
-    let message = message
-        .find(" at line ")
-        .map_or(message, |i| &message[..i]);
+    let message = message.find(" at line ").map_or(message, |i| &message[..i]);
     let mut out = String::with_capacity(message.len());
     let mut chars = message.chars();
     while let Some(c) = chars.next() {
@@ -73,7 +71,9 @@ mod tests {
     #[test]
     fn messages_lose_positions_and_values_only() {
         assert_eq!(
-            without_values("invalid type: floating point `1.8e19`, expected u128 at line 1 column 40"),
+            without_values(
+                "invalid type: floating point `1.8e19`, expected u128 at line 1 column 40"
+            ),
             without_values("invalid type: floating point `2e20`, expected u128 at line 3 column 2"),
         );
         assert_ne!(

@@ -26,8 +26,14 @@ impl EnvConfig {
     /// A variable that is set but not a number, named with its value.
     pub fn from_env() -> Result<Self, String> {
         Self::from_vars(
-            std::env::var("EQUIJSON_SEED").ok().as_deref().filter(|s| !s.is_empty()),
-            std::env::var("EQUIJSON_CASES").ok().as_deref().filter(|s| !s.is_empty()),
+            std::env::var("EQUIJSON_SEED")
+                .ok()
+                .as_deref()
+                .filter(|s| !s.is_empty()),
+            std::env::var("EQUIJSON_CASES")
+                .ok()
+                .as_deref()
+                .filter(|s| !s.is_empty()),
         )
     }
 
@@ -160,9 +166,13 @@ mod tests {
             EnvConfig::from_vars(Some("0x10"), Some(" 7 ")),
             Ok(EnvConfig { seed: 16, cases: 7 })
         );
-        let e = EnvConfig::from_vars(Some("x"), None).err().unwrap_or_default();
+        let e = EnvConfig::from_vars(Some("x"), None)
+            .err()
+            .unwrap_or_default();
         assert!(e.contains("EQUIJSON_SEED=\"x\""), "{e}");
-        let e = EnvConfig::from_vars(None, Some("-1")).err().unwrap_or_default();
+        let e = EnvConfig::from_vars(None, Some("-1"))
+            .err()
+            .unwrap_or_default();
         assert!(e.contains("EQUIJSON_CASES"), "{e}");
     }
 }
