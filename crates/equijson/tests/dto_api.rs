@@ -411,3 +411,43 @@ fn a_failure_names_the_shrunk_case_its_finding_and_the_replay_command() {
 fn the_one_liner_panics_on_a_finding() {
     equijson::props::check_dto::<Reading>();
 }
+
+// ------------------------------------------------- where tracing cannot see: the examples
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type")]
+enum Event {
+    Login { ip: String },
+    Logout,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Audit {
+    id: String,
+    event: Event,
+    #[serde(flatten)]
+    extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl Dto for Audit {
+    fn examples() -> &'static [&'static str] {
+        &[r#"{"id":"a","event":{"type":"Login","ip":"192.0.2.1"},"trace":"x"}"#]
+    }
+}
+
+#[test]
+fn flattened_and_internally_tagged_types_are_generated_from_their_examples() {
+    // A flattened struct asks for a map whose names tracing cannot know.
+    assert_eq!(
+        equijson::generate::trace::shape_of::<Audit>(),
+        equijson::generate::trace::Shape::Opaque
+    );
+    let decoded = (0..200)
+        .filter(|&case| {
+            let mut g = Gen::for_case(11, case, 6);
+            let text = Audit::generate(&mut g).render(equijson::generate::Style::Compact);
+            equijson::dto::check::<Audit>(text.as_bytes()).verdict() != Verdict::Rejected
+        })
+        .count();
+    assert!(decoded >= 50, "only {decoded} of 200 documents decode");
+}
