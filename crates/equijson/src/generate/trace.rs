@@ -8,7 +8,7 @@
 //! [`Shape::Opaque`], and the generator fills them from the DTO's example documents.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
@@ -83,7 +83,7 @@ pub fn shape_of<T: DeserializeOwned>() -> Shape {
     let mut merged: Option<Shape> = None;
     let mut variant = 0;
     loop {
-        let mut before = plan.failing.borrow().len();
+        let mut before = plan.learnt();
         // Re-run while new untraceable fields are learnt (each moves to the end).
         for _ in 0..8 {
             let mut out = Shape::Opaque;
@@ -98,7 +98,7 @@ pub fn shape_of<T: DeserializeOwned>() -> Shape {
                 Some(m) => merge(m, out),
                 None => out,
             });
-            let after = plan.failing.borrow().len();
+            let after = plan.learnt();
             if after == before {
                 break;
             }
@@ -156,11 +156,32 @@ struct Plan {
     /// Struct fields (by the address of their struct's field list and name) whose values
     /// could not be traced.
     failing: RefCell<BTreeSet<(usize, &'static str)>>,
+    /// Field names learnt for structs read as maps, by their visitor's type name.
+    map_fields: RefCell<BTreeMap<&'static str, Vec<&'static str>>>,
+}
+
+impl Plan {
+    /// How much the passes have learnt (grows until tracing sees all it can).
+    fn learnt(&self) -> usize {
+        self.failing.borrow().len()
+            + self
+                .map_fields
+                .borrow()
+                .values()
+                .map(Vec::len)
+                .sum::<usize>()
+    }
 }
 
 /// Why a trace stopped.
 #[derive(Debug)]
-struct TraceError(String);
+struct TraceError(String, Option<&'static str>);
+
+impl TraceError {
+    fn new(message: &str) -> Self {
+        Self(message.to_owned(), None)
+    }
+}
 
 impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -172,7 +193,13 @@ impl std::error::Error for TraceError {}
 
 impl de::Error for TraceError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Self(msg.to_string())
+        Self(msg.to_string(), None)
+    }
+
+    /// A struct read as a map (it has a `#[serde(flatten)]` field) names the fields it
+    /// missed: the next pass feeds them.
+    fn missing_field(field: &'static str) -> Self {
+        Self(format!("missing field `{field}`"), Some(field))
     }
 }
 
@@ -183,6 +210,60 @@ struct Tracer<'a> {
 }
 
 impl Tracer<'_> {
+    /// A struct's fields fed by name (the untraceable ones last); the shape is a
+    /// [`Shape::Struct`] of what was traced.
+    fn fields<'de, V: Visitor<'de>>(
+        self,
+        id: usize,
+        fields: Vec<&'static str>,
+        visitor: V,
+    ) -> Result<V::Value, TraceError> {
+        let mut order: Vec<usize> = (0..fields.len()).collect();
+        {
+            let failing = self.plan.failing.borrow();
+            order.sort_by_key(|&i| failing.contains(&(id, fields[i])));
+        }
+        let mut access = StructAccess {
+            shapes: vec![Shape::Opaque; fields.len()],
+            fields,
+            order,
+            next: 0,
+            in_value: None,
+            plan: self.plan,
+            depth: self.depth + 1,
+        };
+        let r = visitor.visit_map(&mut access);
+        if r.is_err() {
+            if let Some(i) = access.in_value {
+                self.plan
+                    .failing
+                    .borrow_mut()
+                    .insert((id, access.fields[i]));
+            }
+        }
+        *self.out = Shape::Struct(access.fields.into_iter().zip(access.shapes).collect());
+        r
+    }
+
+    /// A struct read as a map, its fields learnt from earlier passes.
+    fn named_map<'de, V: Visitor<'de>>(
+        self,
+        id: &'static str,
+        fields: Vec<&'static str>,
+        visitor: V,
+    ) -> Result<V::Value, TraceError> {
+        let plan = self.plan;
+        let r = self.fields(id.as_ptr() as usize, fields, visitor);
+        if let Err(TraceError(_, Some(field))) = &r {
+            if let Some(known) = plan.map_fields.borrow_mut().get_mut(id) {
+                if !known.contains(field) {
+                    known.push(field);
+                }
+            }
+        }
+        r
+    }
+
     fn child<'b>(&'b self, out: &'b mut Shape) -> Tracer<'b> {
         Tracer {
             out,
@@ -301,6 +382,11 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TraceError> {
+        let id = std::any::type_name::<V>();
+        let known = self.plan.map_fields.borrow().get(id).cloned();
+        if let Some(fields) = known {
+            return self.named_map(id, fields, visitor);
+        }
         let mut access = MapAccess {
             key: Shape::Opaque,
             value: Shape::Opaque,
@@ -309,12 +395,16 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
             depth: self.depth + 1,
         };
         let r = visitor.visit_map(&mut access);
-        *self.out = if r.is_ok() {
-            Shape::Map(Box::new(access.key), Box::new(access.value))
-        } else {
-            // A struct with a `#[serde(flatten)]` field asks for a map: its names are not
-            // known here.
-            Shape::Opaque
+        *self.out = match &r {
+            Ok(_) => Shape::Map(Box::new(access.key), Box::new(access.value)),
+            // A struct with a `#[serde(flatten)]` field asks for a map: the fields it
+            // misses are fed by name in the next pass.
+            Err(e) => {
+                if let Some(field) = e.1 {
+                    self.plan.map_fields.borrow_mut().insert(id, vec![field]);
+                }
+                Shape::Opaque
+            }
         };
         r
     }
@@ -326,31 +416,9 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         visitor: V,
     ) -> Result<V::Value, TraceError> {
         if self.deep() {
-            return Err(TraceError("too deep".to_owned()));
+            return Err(TraceError::new("too deep"));
         }
-        let id = fields.as_ptr() as usize;
-        let mut order: Vec<usize> = (0..fields.len()).collect();
-        {
-            let failing = self.plan.failing.borrow();
-            order.sort_by_key(|&i| failing.contains(&(id, fields[i])));
-        }
-        let mut access = StructAccess {
-            fields,
-            order,
-            shapes: vec![Shape::Opaque; fields.len()],
-            next: 0,
-            in_value: None,
-            plan: self.plan,
-            depth: self.depth + 1,
-        };
-        let r = visitor.visit_map(&mut access);
-        if r.is_err() {
-            if let Some(i) = access.in_value {
-                self.plan.failing.borrow_mut().insert((id, fields[i]));
-            }
-        }
-        *self.out = Shape::Struct(fields.iter().copied().zip(access.shapes).collect());
-        r
+        self.fields(fields.as_ptr() as usize, fields.to_vec(), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -361,7 +429,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
     ) -> Result<V::Value, TraceError> {
         if variants.is_empty() {
             *self.out = Shape::Enum(Vec::new());
-            return Err(TraceError("an enum without variants".to_owned()));
+            return Err(TraceError::new("an enum without variants"));
         }
         {
             let mut max = self.plan.max_variants.borrow_mut();
@@ -466,7 +534,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_> {
 }
 
 struct StructAccess<'a> {
-    fields: &'static [&'static str],
+    fields: Vec<&'static str>,
     order: Vec<usize>,
     shapes: Vec<Shape>,
     next: usize,
@@ -495,7 +563,7 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_> {
         seed: S,
     ) -> Result<S::Value, TraceError> {
         let Some(&i) = self.order.get(self.next) else {
-            return Err(TraceError("a value without a key".to_owned()));
+            return Err(TraceError::new("a value without a key"));
         };
         self.next += 1;
         self.in_value = Some(i);
