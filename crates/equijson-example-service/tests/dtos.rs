@@ -89,3 +89,28 @@ fn the_batch_refactor_changes_what_repeated_names_do() {
 fn the_one_liner_fails_on_the_batch_refactor() {
     equijson::props::check_dto::<AuditBatch>();
 }
+
+#[test]
+fn the_audit_event_is_traced_through_its_flattened_extras() {
+    use equijson::generate::trace::{Shape, shape_of};
+    // `extra` is flattened: the event is read as a map and its fields are learnt by name
+    // until the internally tagged `action`, which tracing cannot see; the examples give
+    // `action` and the members after it.
+    let Shape::Struct(fields) = shape_of::<AuditEvent>() else {
+        panic!("the event is not traced as a struct")
+    };
+    assert_eq!(fields[0], ("id", Shape::Str));
+    assert!(fields.contains(&("action", Shape::Opaque)), "{fields:?}");
+    let decoded = (0..200)
+        .filter(|&case| {
+            let mut g = equijson::generate::Gen::for_case(3, case, 6);
+            let text = AuditEvent::generate(&mut g).render(equijson::generate::Style::Compact);
+            equijson::dto::check::<AuditEvent>(text.as_bytes()).verdict()
+                != equijson::decode::Verdict::Rejected
+        })
+        .count();
+    assert!(
+        decoded >= 100,
+        "only {decoded} of 200 generated events decode"
+    );
+}

@@ -2,10 +2,12 @@
 //! `Deserializer` that records what it is asked for.
 //!
 //! Tracing sees structs (with their field names), externally tagged enums (every variant),
-//! sequences, maps, options and scalars. It cannot see through `deserialize_any` (internally
-//! tagged and untagged enums, `serde_json::Value`, the members a `#[serde(flatten)]` field
-//! collects) nor through types that parse their own strings: those places are
-//! [`Shape::Opaque`], and the generator fills them from the DTO's example documents.
+//! sequences, maps, options and scalars. A struct with a `#[serde(flatten)]` field asks for
+//! a map without naming its fields: they are learnt from its `missing field` errors, one
+//! pass each. Tracing cannot see through `deserialize_any` (internally tagged and untagged
+//! enums, `serde_json::Value`, the members a flattened field collects) nor through types
+//! that parse their own strings: those places are [`Shape::Opaque`], and the generator
+//! fills them from the DTO's example documents.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -85,7 +87,7 @@ pub fn shape_of<T: DeserializeOwned>() -> Shape {
     loop {
         let mut before = plan.learnt();
         // Re-run while new untraceable fields are learnt (each moves to the end).
-        for _ in 0..8 {
+        for _ in 0..64 {
             let mut out = Shape::Opaque;
             plan.variant.replace(variant);
             plan.max_variants.replace(0);

@@ -149,6 +149,20 @@ fn from_shape(shape: &Shape, example: Option<&Json>, g: &mut Gen, depth: usize) 
                     from_shape(s, member(name), g, depth + 1),
                 ));
             }
+            // Members the trace did not see (a flattened field's, or fields after an
+            // untraceable one) come from the example.
+            if let Some(Json::Object(seen)) = example {
+                for (k, v) in seen {
+                    if !fields.iter().any(|(name, _)| name == k) {
+                        let v = if g.rng().below(4) == 0 {
+                            edges::mutate(v, g)
+                        } else {
+                            v.clone()
+                        };
+                        members.push((k.clone(), v));
+                    }
+                }
+            }
             if g.rng().below(8) == 0 {
                 members.push((format!("unknown_{}", g.rng().below(10)), g.json(1)));
             }
