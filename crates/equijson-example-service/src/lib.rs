@@ -94,16 +94,24 @@ pub const SETTINGS_EXAMPLE: &str = r#"{"tenant":"acme","limits":{"exports":10,"u
 
 impl Dto for AuditEvent {
     fn paths() -> &'static [DecodePath] {
-        // The service reads the jsonb column's binary form straight into the type.
+        // The service reads the jsonb column's binary form straight into the type, and the
+        // ingest API's request text.
         &[DecodePath::Direct, DecodePath::JsonbWire]
     }
 
     fn accepts() -> &'static [Accept] {
-        &[Accept {
-            class: Class::RoundTripLoss,
-            only: &[],
-            reason: "a missing `tags` is stored back as [] and a missing `actor` as null",
-        }]
+        &[
+            Accept {
+                class: Class::ErrorSplit,
+                only: &[DecodePath::JsonbWire],
+                reason: "what jsonb refuses (\\u0000, numbers beyond numeric) is refused at ingest",
+            },
+            Accept {
+                class: Class::RoundTripLoss,
+                only: &[],
+                reason: "a missing `tags` is stored back as [] and a missing `actor` as null",
+            },
+        ]
     }
 
     fn examples() -> &'static [&'static str] {

@@ -137,37 +137,7 @@ fn from_shape(shape: &Shape, example: Option<&Json>, g: &mut Gen, depth: usize) 
             }
             Json::Object(members)
         }
-        Shape::Struct(fields) => {
-            let mut members = Vec::with_capacity(fields.len() + 1);
-            for (name, s) in fields {
-                // Optional members are sometimes left out.
-                if matches!(s, Shape::Option(_)) && g.rng().below(4) == 0 {
-                    continue;
-                }
-                members.push((
-                    (*name).to_owned(),
-                    from_shape(s, member(name), g, depth + 1),
-                ));
-            }
-            // Members the trace did not see (a flattened field's, or fields after an
-            // untraceable one) come from the example.
-            if let Some(Json::Object(seen)) = example {
-                for (k, v) in seen {
-                    if !fields.iter().any(|(name, _)| name == k) {
-                        let v = if g.rng().below(4) == 0 {
-                            edges::mutate(v, g)
-                        } else {
-                            v.clone()
-                        };
-                        members.push((k.clone(), v));
-                    }
-                }
-            }
-            if g.rng().below(8) == 0 {
-                members.push((format!("unknown_{}", g.rng().below(10)), g.json(1)));
-            }
-            Json::Object(members)
-        }
+        Shape::Struct(fields) => object(fields, example, g, depth),
         Shape::Enum(variants) => {
             let i = g.rng().index(variants.len().max(1));
             match variants.get(i) {
@@ -181,4 +151,47 @@ fn from_shape(shape: &Shape, example: Option<&Json>, g: &mut Gen, depth: usize) 
             }
         }
     }
+}
+
+/// An object of a struct's `fields`; members the trace did not see (a flattened field's,
+/// or fields after an untraceable one) come from the example.
+fn object(
+    fields: &[(&'static str, Shape)],
+    example: Option<&Json>,
+    g: &mut Gen,
+    depth: usize,
+) -> Json {
+    let member = |name: &str| match example {
+        Some(Json::Object(m)) => m.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+        _ => None,
+    };
+    let mut members = Vec::with_capacity(fields.len() + 1);
+    for (name, s) in fields {
+        // Optional members are sometimes left out.
+        if matches!(s, Shape::Option(_)) && g.rng().below(4) == 0 {
+            continue;
+        }
+        members.push((
+            (*name).to_owned(),
+            from_shape(s, member(name), g, depth + 1),
+        ));
+    }
+    // Members the trace did not see (a flattened field's, or fields after an
+    // untraceable one) come from the example.
+    if let Some(Json::Object(seen)) = example {
+        for (k, v) in seen {
+            if !fields.iter().any(|(name, _)| name == k) {
+                let v = if g.rng().below(4) == 0 {
+                    edges::mutate(v, g)
+                } else {
+                    v.clone()
+                };
+                members.push((k.clone(), v));
+            }
+        }
+    }
+    if g.rng().below(8) == 0 {
+        members.push((format!("unknown_{}", g.rng().below(10)), g.json(1)));
+    }
+    Json::Object(members)
 }
