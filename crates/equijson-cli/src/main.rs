@@ -4,6 +4,7 @@
 // A command-line tool talks on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod argv_secrets;
 mod canon;
 mod decode;
 mod dtos;
@@ -53,6 +54,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Before anything else: a password in --database-url leaves the command line.
+    argv_secrets::reexec_if_needed();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => usage_error(&e),
@@ -82,7 +85,7 @@ fn usage_error(e: &clap::Error) -> ! {
     }
     let mut text = e.render().to_string();
     for p in &secrets {
-        text = equijson_pg::connect::scrub(&text, Some(p));
+        text = equijson_pg::connect::scrub_pieces(&text, Some(p));
     }
     if e.use_stderr() {
         eprint!("{text}");

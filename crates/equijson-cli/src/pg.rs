@@ -11,17 +11,27 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
 use equijson::live::ScanReport;
+use equijson::untrusted::escape;
 use equijson_pg::connect::{PgError, Target};
+use equijson_pg::report_seal;
 use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
 use equijson_pg::scan::{ScanOptions, parse_shard, scan_parallel};
 
 use crate::exit::Status;
 
 const PG_HELP: &str = "\
-Connection: --database-url URL (postgresql://user:pass@host:port/db or libpq key=value),
-else DATABASE_URL, else an ephemeral cluster (initdb + pg_ctl from EQUIJSON_PG_BINDIR,
-else PATH or `pg_config --bindir`, a temporary data directory, a private unix socket and a
-free port, run as an unprivileged user when started as root; removed at exit and on Ctrl-C).
+Connection: --database-url URL (postgresql://user@host:port/db or libpq key=value) or
+--database-url-file FILE, else EQUIJSON_DATABASE_URL, else DATABASE_URL, else libpq's
+environment when PGHOST, PGHOSTADDR, PGDATABASE or PGSERVICE is set, else an ephemeral
+cluster. Missing settings come from libpq's environment as in psql: a service file
+(service=NAME / PGSERVICE, PGSERVICEFILE or ~/.pg_service.conf, PGSYSCONFDIR), PGHOST,
+PGPORT, PGUSER, PGDATABASE, PGPASSWORD, the password file (PGPASSFILE or ~/.pgpass, mode
+0600 or it is ignored), PGCONNECT_TIMEOUT, PGAPPNAME. A password written in --database-url
+is readable by every local user (ps): equijson warns and moves it out of its arguments;
+prefer PGPASSWORD, ~/.pgpass or --database-url-file. The ephemeral cluster: initdb +
+pg_ctl from EQUIJSON_PG_BINDIR, else PATH or `pg_config --bindir`, a temporary data
+directory, a private unix socket and a free port, run as an unprivileged user when started
+as root; removed at exit, on Ctrl-C, and by a watchdog process if equijson is killed.
 TLS as libpq: sslmode=disable|allow|prefer (default)|require|verify-ca|verify-full and
 sslrootcert=PATH.pem|system in the URL (or PGSSLMODE / PGSSLROOTCERT); verify-* check the
 server certificate against sslrootcert (default ~/.postgresql/root.crt). Unix sockets never
@@ -55,9 +65,14 @@ enum PgCommand {
 
 #[derive(Args, Debug, Clone)]
 pub(crate) struct ConnArgs {
-    /// Server to use (else `DATABASE_URL`, else an ephemeral cluster).
+    /// Server to use (else `EQUIJSON_DATABASE_URL`, `DATABASE_URL`, libpq's `PGHOST` /
+    /// `PGDATABASE` / `PGSERVICE`, else an ephemeral cluster). Put no password here: use
+    /// `PGPASSWORD`, `~/.pgpass` or `--database-url-file`.
     #[arg(long, value_name = "URL", global = true)]
     pub(crate) database_url: Option<String>,
+    /// Read the URL from the first line of FILE (keeps a password off the command line).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub(crate) database_url_file: Option<std::path::PathBuf>,
 }
 
 const ROUNDTRIP_HELP: &str = "\
@@ -91,13 +106,27 @@ Streams the column with binary COPY inside a read-only, repeatable-read transact
 always ends with ROLLBACK (never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
 for jsonb, the jsonb model against the server's own jsonb text, and canonical(text form)
 against canonical(binary form). Identifiers are quoted (`--table a.b` is schema a, table
-b). Values are redacted in reports unless --show-values.
+b; a bare name is resolved with your role's default search_path; names over 63 bytes are
+refused). Values are redacted in reports unless --show-values.
+
+Every session pins search_path = pg_catalog, pg_temp and row_security = off: no operator
+or function another role created runs in it, and a table whose row-level security policy
+would apply to you is refused (its policy is the owner's code); so are views and foreign
+tables unless --allow-view. --where is vetted by the server before it runs: only
+non-volatile functions and operators of pg_catalog, tables and materialized views;
+--where-unchecked runs it as written, with all its side effects.
 
 Report fields (--format json uses exactly these names): table, column, column_type, dto,
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
 start), rows_read, complete, divergences, model_checked, declared, classes, examples
 [{class, key, pointer, declared, description}], rows_per_sec, peak_rss_bytes,
-elapsed_secs, error. Shard reports (--shard K/N) add up with `equijson report merge`.
+elapsed_secs, error, source (cluster, database, table oid and relfilenode, snapshot, start
+time, key-changing settings), digest (sha256, or hmac-sha256 with EQUIJSON_REPORT_KEY).
+complete: true means every row of one snapshot was read exactly once (a scan that reads
+another number of rows than it counted, e.g. with a volatile --where, is incomplete).
+Shard reports (--shard K/N) add up with `equijson report merge` only when they read one
+snapshot: run them with --snapshot ID (from pg_export_snapshot() in a transaction kept
+open until every shard started), or on a replica paused at one LSN.
 A lost connection, a stopped server or a statement timeout ends the scan with
 complete: false and exit 2.";
 
@@ -116,15 +145,30 @@ struct ScanArgs {
     /// The DTO (see `equijson dtos`); default `value`.
     #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
     dto: Option<String>,
-    /// Only rows matching this SQL condition (runs in the read-only transaction).
+    /// Only rows matching this SQL condition (runs in the read-only transaction). Vetted
+    /// by the server first: functions and operators must be `pg_catalog`'s and not volatile,
+    /// relations tables or materialized views.
     #[arg(long = "where", value_name = "SQL")]
     where_sql: Option<String>,
+    /// Run --where without vetting it: the expression is evaluated by your role with all
+    /// its side effects (it may call any function you may call).
+    #[arg(long, requires = "where_sql")]
+    where_unchecked: bool,
+    /// Scan a view or a foreign table (its definition runs its owner's code as your role).
+    #[arg(long)]
+    allow_view: bool,
     /// At most N rows (per shard with --shard; not with --jobs above 1).
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
     /// Scan slice K of N (by key hash, else heap block); N shards cover every row once.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    shard: Option<(u32, u32)>,
+    /// `auto`: K from `JOB_COMPLETION_INDEX` (0-based, a Kubernetes Indexed Job), N from
+    /// `EQUIJSON_SHARD_COUNT`.
+    #[arg(long, value_name = "K/N|auto", value_parser = parse_shard_arg)]
+    shard: Option<ShardArg>,
+    /// Read this exported snapshot (`SELECT pg_export_snapshot()` in a transaction kept
+    /// open meanwhile) instead of a fresh one: shards run apart then merge as one snapshot.
+    #[arg(long, value_name = "ID")]
+    snapshot: Option<String>,
     /// Connections to scan with in parallel (each a sub-shard).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     jobs: u32,
@@ -155,19 +199,25 @@ pub(crate) fn run(args: &PgArgs) -> Status {
 /// Connects as asked and prints which server is used; `None` (after a message) on failure.
 pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
     let target = Target::from_url_or_env(url).map_err(|e| fail(&e))?;
+    for w in target.warnings() {
+        eprintln!("equijson: warning: {}", escape(w));
+    }
     let mut client = target.connect().map_err(|e| fail(&e))?;
+    equijson_pg::session::pin(&mut client).map_err(|e| fail(&e))?;
     let version = client
-        .query_one("SELECT current_setting('server_version')", &[])
+        .query_one("SELECT pg_catalog.current_setting('server_version')", &[])
         .map_or_else(|_| "unknown".to_owned(), |r| r.get::<_, String>(0));
     match target.cluster() {
         Some(c) => eprintln!(
-            "equijson: server: {} (server_version {version})",
-            c.describe()
+            "equijson: server: {} (server_version {})",
+            c.describe(),
+            escape(&version)
         ),
         None => eprintln!(
-            "equijson: server: {} (PostgreSQL {version}; {}, sslmode={})",
-            target.describe(),
-            equijson_pg::connect::tls_summary(&mut client),
+            "equijson: server: {} (PostgreSQL {}; {}, sslmode={})",
+            escape(&target.describe()),
+            escape(&version),
+            escape(&equijson_pg::connect::tls_summary(&mut client)),
             target.config().tls().mode.name()
         ),
     }
@@ -177,8 +227,20 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
 fn fail(e: &PgError) -> Status {
     // A Ctrl-C / SIGTERM is stopping the ephemeral server: that, not this error, is the outcome.
     equijson_pg::cluster::wait_for_signal_exit();
-    eprintln!("equijson: error: {e}");
+    eprintln!("equijson: error: {}", shown_error(e));
     Status::Environment
+}
+
+/// An error as shown on stderr. Server messages and names are someone else's text: escaped
+/// (no forged lines, no terminal escapes). Only the ephemeral cluster's own tool output
+/// (`initdb`, `pg_ctl`, its server log) keeps its lines, each indented under the first.
+fn shown_error(e: &PgError) -> String {
+    let text = e.to_string();
+    if matches!(e, PgError::Cluster(_)) {
+        equijson::untrusted::escape_lines(&text).join("\n  ")
+    } else {
+        escape(&text).into_owned()
+    }
 }
 
 fn run_roundtrip(a: &RoundtripArgs) -> Status {
@@ -228,16 +290,25 @@ fn run_scan(a: &ScanArgs) -> Status {
         Ok(t) => t,
         Err(s) => return s,
     };
+    let shard = match a.shard.map(ShardArg::resolve).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("equijson: error: {e}");
+            return Status::Environment;
+        }
+    };
     let opts = ScanOptions {
         table: a.table.clone(),
         column: a.column.clone(),
         key: a.key.clone(),
         where_sql: a.where_sql.clone(),
         limit: a.limit,
-        shard: a.shard,
+        shard,
         show_values: a.show_values,
         threads: 0,
-        snapshot: None,
+        snapshot: a.snapshot.clone(),
+        where_unchecked: a.where_unchecked,
+        allow_view: a.allow_view,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
     let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);
@@ -265,12 +336,19 @@ fn run_scan(a: &ScanArgs) -> Status {
     }
 }
 
-/// Prints a scan report; exit 2 when incomplete, 1 when divergent.
+/// Prints a scan report; exit 2 when incomplete, 1 when divergent. A JSON report carries
+/// its digest (keyed with `EQUIJSON_REPORT_KEY` when that is set).
 pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
     if !report.complete {
         equijson_pg::cluster::wait_for_signal_exit();
     }
     let status = scan_status(report);
+    let mut report = report.clone();
+    if let Err(e) = report_seal::seal(&mut report, report_seal::key_from_env().as_deref()) {
+        eprintln!("equijson: error: {e}");
+        return Status::Environment;
+    }
+    let report = &report;
     let text = match format {
         Format::Human => report.render(),
         Format::Json => match serde_json::to_string_pretty(report) {
@@ -282,7 +360,7 @@ pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
         },
     };
     if let Some(e) = &report.error {
-        eprintln!("equijson: error: scan incomplete: {e}");
+        eprintln!("equijson: error: scan incomplete: {}", escape(e));
     }
     crate::report::emit(&text, status)
 }
@@ -366,8 +444,11 @@ pub(crate) struct ReportArgs {
 enum ReportCommand {
     /// Add shard reports (`pg scan --shard K/N --format json`) into one. The result is
     /// complete only if every shard is complete and shards 1..N are each present once;
-    /// reports of another table, column or DTO, or cut differently (--key, --where,
-    /// --limit), are refused naming the files. Exit 0, 1 or 2 as `pg scan`.
+    /// reports of another table, column or DTO, cut differently (--key, --where,
+    /// --limit), of another snapshot, cluster, table identity or key-changing setting
+    /// (`TimeZone`, `DateStyle`, ...), inconsistent in themselves, or whose digest does not
+    /// match (with `EQUIJSON_REPORT_KEY` set: not signed with it) are refused naming the
+    /// files. Exit 0, 1 or 2 as `pg scan`.
     Merge(MergeArgs),
 }
 
@@ -384,6 +465,7 @@ struct MergeArgs {
 /// Runs `equijson report ...`.
 pub(crate) fn run_report(args: &ReportArgs) -> Status {
     let ReportCommand::Merge(m) = &args.command;
+    let key = report_seal::key_from_env();
     let mut reports: Vec<(String, ScanReport)> = Vec::new();
     for f in &m.files {
         let text = match std::fs::read(f) {
@@ -394,13 +476,21 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
             }
         };
         match serde_json::from_slice::<ScanReport>(&text) {
-            Ok(r) => reports.push((f.display().to_string(), r)),
+            Ok(r) => {
+                if let Err(e) = report_seal::verify(&r, key.as_deref()) {
+                    eprintln!("{}: error: refused: {e}", f.display());
+                    return Status::Environment;
+                }
+                reports.push((f.display().to_string(), r));
+            }
             Err(e) => {
+                // serde quotes the file's text: escaped.
                 eprintln!(
-                    "{}:{}:{}: error: not a scan report: {e}",
+                    "{}:{}:{}: error: not a scan report: {}",
                     f.display(),
                     e.line(),
-                    e.column()
+                    e.column(),
+                    escape(&e.to_string())
                 );
                 return Status::Environment;
             }
@@ -410,7 +500,7 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
     match ScanReport::merge_labeled(&labeled) {
         Ok(r) => emit_scan(&r, m.format),
         Err(e) => {
-            eprintln!("equijson: error: {e}");
+            eprintln!("equijson: error: {}", escape(&e));
             Status::Environment
         }
     }
@@ -423,5 +513,104 @@ pub(crate) fn run_demo() -> Status {
         Ok(true) => Status::Success,
         Ok(false) => Status::Invalid,
         Err(e) => fail(&e),
+    }
+}
+
+/// `--shard`: `K/N`, or `auto` (from the environment of a Kubernetes Indexed Job).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShardArg {
+    Fixed(u32, u32),
+    Auto,
+}
+
+/// The 0-based shard index of a Kubernetes Indexed Job.
+pub(crate) const SHARD_INDEX_ENV: &str = "JOB_COMPLETION_INDEX";
+/// The number of shards, for `--shard auto` (set it to the Job's `completions`).
+pub(crate) const SHARD_COUNT_ENV: &str = "EQUIJSON_SHARD_COUNT";
+
+fn parse_shard_arg(s: &str) -> Result<ShardArg, String> {
+    if s.trim() == "auto" {
+        return Ok(ShardArg::Auto);
+    }
+    parse_shard(s).map(|(k, n)| ShardArg::Fixed(k, n))
+}
+
+impl ShardArg {
+    fn resolve(self) -> Result<(u32, u32), String> {
+        match self {
+            Self::Fixed(k, n) => Ok((k, n)),
+            Self::Auto => shard_from(
+                std::env::var(SHARD_INDEX_ENV).ok().as_deref(),
+                std::env::var(SHARD_COUNT_ENV).ok().as_deref(),
+            ),
+        }
+    }
+}
+
+/// `--shard auto`: shard `index + 1` of `count`.
+fn shard_from(index: Option<&str>, count: Option<&str>) -> Result<(u32, u32), String> {
+    let index = index.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
+        format!(
+            "--shard auto: {SHARD_INDEX_ENV} is not set (Kubernetes sets it in the pods of an \
+             Indexed Job, 0-based; elsewhere give --shard K/N)"
+        )
+    })?;
+    let count = count.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
+        format!(
+            "--shard auto: {SHARD_COUNT_ENV} is not set (set it to the Job's completions, \
+             the number of shards)"
+        )
+    })?;
+    let index: u32 = index
+        .trim()
+        .parse()
+        .map_err(|_| format!("--shard auto: {SHARD_INDEX_ENV}={index:?} is not a number from 0"))?;
+    let count: u32 = count
+        .trim()
+        .parse()
+        .map_err(|_| format!("--shard auto: {SHARD_COUNT_ENV}={count:?} is not a number from 1"))?;
+    if count == 0 || index >= count {
+        return Err(format!(
+            "--shard auto: {SHARD_INDEX_ENV}={index} is not below {SHARD_COUNT_ENV}={count}"
+        ));
+    }
+    Ok((index + 1, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shard_from;
+
+    /// `JOB_COMPLETION_INDEX`, `EQUIJSON_SHARD_COUNT`, `Ok((k, n))` or a word of the error.
+    type Row = (
+        Option<&'static str>,
+        Option<&'static str>,
+        Result<(u32, u32), &'static str>,
+    );
+
+    #[test]
+    fn auto_shard_reads_the_index_and_count_or_says_what_is_missing() {
+        let table: &[Row] = &[
+            (Some("0"), Some("3"), Ok((1, 3))),
+            (Some("2"), Some("3"), Ok((3, 3))),
+            (Some(" 1 "), Some("2"), Ok((2, 2))),
+            (Some("3"), Some("3"), Err("not below")),
+            (Some("0"), Some("0"), Err("not below")),
+            (None, Some("3"), Err("JOB_COMPLETION_INDEX is not set")),
+            (Some(""), Some("3"), Err("JOB_COMPLETION_INDEX is not set")),
+            (Some("0"), None, Err("EQUIJSON_SHARD_COUNT is not set")),
+            (Some("-1"), Some("3"), Err("not a number")),
+            (Some("0"), Some("x"), Err("not a number")),
+        ];
+        for (index, count, want) in table {
+            let got = shard_from(*index, *count);
+            match want {
+                Ok(w) => assert_eq!(got.as_ref(), Ok(w), "{index:?} {count:?}"),
+                Err(word) => assert!(
+                    got.as_ref().is_err_and(|e| e.contains(word)),
+                    "{index:?} {count:?}: {got:?}"
+                ),
+            }
+        }
     }
 }

@@ -12,7 +12,9 @@ pub(crate) const INSTALL_HELP: &str = "\
 Creates (or replaces) equijson_canonical(jsonb) -> text and its helpers (equijson_scalar,
 equijson_number, equijson_number_slow, equijson_utf16_key, equijson_canonical_split,
 equijson_canonical_levels) in the schema, creating the schema if needed, in one transaction. Plain SQL and PL/pgSQL: no
-extension, no superuser.
+extension, no superuser. Every function runs with search_path = pg_catalog, pg_temp and
+belongs to your role: a schema or same-named functions owned by another role are refused
+unless --allow-other-owner.
 Running it again replaces the functions with the same text. --print writes the SQL instead
 (the file crates/equijson-pg/sql/equijson_canonical.sql, schema substituted).
 
@@ -31,6 +33,10 @@ pub(crate) struct InstallArgs {
     /// Write the SQL to stdout instead of installing it.
     #[arg(long)]
     print: bool,
+    /// Install into a schema another role owns, or over functions of the same names
+    /// another role owns (refused by default: that role could change them afterwards).
+    #[arg(long)]
+    allow_other_owner: bool,
     #[command(flatten)]
     conn: crate::pg::ConnArgs,
 }
@@ -72,8 +78,8 @@ fn given_server(url: Option<&str>) -> Result<Target, Status> {
 }
 
 pub(crate) fn run_install(a: &InstallArgs) -> Status {
-    if a.schema.is_empty() {
-        eprintln!("equijson: error: --schema is empty");
+    if let Err(e) = canonical_sql::check_schema(&a.schema) {
+        eprintln!("equijson: error: {e}");
         return Status::Environment;
     }
     if a.print {
@@ -89,7 +95,15 @@ pub(crate) fn run_install(a: &InstallArgs) -> Status {
     }
     on_given_server(
         a.conn.database_url.as_deref(),
-        |c| canonical_sql::install(c, &a.schema),
+        |c| {
+            canonical_sql::install_with(
+                c,
+                &a.schema,
+                canonical_sql::InstallOptions {
+                    allow_other_owner: a.allow_other_owner,
+                },
+            )
+        },
         &format!(
             "installed {}.equijson_canonical(jsonb)",
             canonical_sql::quote_ident(&a.schema)

@@ -27,6 +27,13 @@ fn text(o: &Output) -> String {
     )
 }
 
+/// A transaction holding an exported snapshot open (shards of it merge), and its id.
+fn export_snapshot(cluster: &EphemeralCluster) -> (postgres::Client, String) {
+    let mut c = cluster.config().connect(postgres::NoTls).expect("connect");
+    let id = equijson_pg::scan::export_snapshot(&mut c).expect("export");
+    (c, id)
+}
+
 fn seeded(rows: u64) -> EphemeralCluster {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
@@ -85,9 +92,10 @@ fn scan_json_report_has_the_named_fields_and_merge_needs_every_shard() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
-    // Shards, then merge.
+    // Shards of one exported snapshot, then merge.
     let dir = std::env::temp_dir().join(format!("equijson-pg-merge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
+    let (_holder, snapshot) = export_snapshot(&cluster);
     let mut files = Vec::new();
     for k in 1..=3 {
         let o = run(
@@ -100,6 +108,8 @@ fn scan_json_report_has_the_named_fields_and_merge_needs_every_shard() {
                 "doc",
                 "--shard",
                 &format!("{k}/3"),
+                "--snapshot",
+                &snapshot,
                 "--format",
                 "json",
             ],
@@ -563,10 +573,21 @@ fn merge_refuses_shards_cut_differently_and_names_the_files() {
     let url = cluster.connection_string();
     let dir = std::env::temp_dir().join(format!("equijson-pg-merge2-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
+    let (_holder, snapshot) = export_snapshot(&cluster);
     let shard = |name: &str, k: u32, extra: &[&str]| {
         let spec = format!("{k}/2");
         let mut args = vec![
-            "pg", "scan", "--table", "contacts", "--column", "doc", "--shard", &spec, "--format",
+            "pg",
+            "scan",
+            "--table",
+            "contacts",
+            "--column",
+            "doc",
+            "--shard",
+            &spec,
+            "--snapshot",
+            &snapshot,
+            "--format",
             "json",
         ];
         args.extend_from_slice(extra);

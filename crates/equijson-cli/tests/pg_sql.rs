@@ -110,3 +110,76 @@ fn install_scan_uninstall() {
         .get(0);
     assert!(gone);
 }
+
+#[test]
+fn hostile_names_schemas_and_where_at_the_command_line() {
+    // --print: a schema name cannot end a body or a statement; control characters refused.
+    let o = run(
+        &[
+            "pg",
+            "install-sql",
+            "--print",
+            "--schema",
+            "x$fn$; create table t (); --",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let sql = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        sql.contains("as $fn1$") && !sql.contains("as $fn$"),
+        "{sql}"
+    );
+    assert!(sql.contains("set search_path = pg_catalog, pg_temp"));
+    let o = run(&["pg", "install-sql", "--print", "--schema", "a\nb"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let url = cluster.connection_string();
+    let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
+    seed_contacts(&mut client, "contacts", 50, 5, 4, false).expect("seed");
+    client
+        .batch_execute("CREATE ROLE other; CREATE SCHEMA theirs AUTHORIZATION other")
+        .expect("another role's schema");
+    let o = run(&["pg", "install-sql", "--schema", "theirs"], Some(&url));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--allow-other-owner") && text(&o).contains("other"),
+        "{}",
+        text(&o)
+    );
+    let o = run(
+        &[
+            "pg",
+            "install-sql",
+            "--schema",
+            "theirs",
+            "--allow-other-owner",
+        ],
+        Some(&url),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    let scan = |extra: &[&str]| {
+        let base = ["pg", "scan", "--table", "contacts", "--column", "doc"];
+        run(&[&base[..], extra].concat(), Some(&url))
+    };
+    let o = scan(&["--where", "random() < 0.5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("random()") && text(&o).contains("--where-unchecked"),
+        "{}",
+        text(&o)
+    );
+    let o = scan(&["--where", "random() < 2", "--where-unchecked"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = scan(&["--where", "id > 10"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let long = "c".repeat(64);
+    let o = run(
+        &["pg", "scan", "--table", &long, "--column", "doc"],
+        Some(&url),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("63"), "{}", text(&o));
+}

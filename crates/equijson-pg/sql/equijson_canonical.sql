@@ -11,6 +11,11 @@
 -- replaces the functions. Remove with `equijson pg uninstall-sql` or the DROP statements
 -- at the end of this file's README section.
 --
+-- Safety: every function runs with `search_path = pg_catalog, pg_temp`, so the operators
+-- and functions it names unqualified are PostgreSQL's own, whoever can create objects in
+-- other schemas (`public` on PostgreSQL 13 and 14). Install into a schema you own:
+-- install-sql refuses a schema or functions of these names owned by another role.
+--
 -- How it works
 -- * equijson_canonical (near the end of this file) runs the padding path, a handful of
 --   string calls on the whole text (see the comment there); documents it does not take go
@@ -41,6 +46,7 @@
 -- Sort key of a member name: code-point order of the key = UTF-16 code-unit order of the name.
 create or replace function public.equijson_utf16_key(name text) returns text
 language sql immutable parallel safe
+set search_path = pg_catalog, pg_temp
 as $fn$
   select case when name ~ '[\uD7FF\U00010000-\U0010FFFF]'
     then regexp_replace(name, '([\uD7FF\U00010000-\U0010FFFF])', U&'\D7FF' || '\1', 'g')
@@ -50,6 +56,7 @@ $fn$;
 -- ECMAScript text of a number that needs a double (see the header).
 create or replace function public.equijson_number_slow(x numeric) returns text
 language plpgsql immutable strict parallel safe
+set search_path = pg_catalog, pg_temp
 set extra_float_digits = 1
 as $fn$
 declare
@@ -71,10 +78,10 @@ declare
   dlo text;
   dhi text;
 begin
-  if a = 0 or a * power(2::numeric, 1075) <= 1 then
+  if a = 0 or a * pg_catalog.power(2::numeric, 1075) <= 1 then
     return '0';
   end if;
-  if a >= power(2::numeric, 1024) - power(2::numeric, 970) then
+  if a >= pg_catalog.power(2::numeric, 1024) - pg_catalog.power(2::numeric, 970) then
     raise exception 'equijson_canonical: number % overflows an IEEE 754 double (RFC 8785 has no Infinity)',
       case when length(x::text) > 40 then left(x::text, 20) || '...(' || length(x::text) || ' characters)' else x::text end
       using errcode = '22003',
@@ -105,18 +112,18 @@ begin
   if f >= 18014398509481984::float8 then
     big := (d || 'e' || (n - length(d)))::numeric;
     e2 := floor(log(2::numeric, big))::int;
-    while power(2::numeric, e2) > big loop e2 := e2 - 1; end loop;
-    while power(2::numeric, e2 + 1) <= big loop e2 := e2 + 1; end loop;
-    ulp := power(2::numeric, e2 - 52);
+    while pg_catalog.power(2::numeric, e2) > big loop e2 := e2 - 1; end loop;
+    while pg_catalog.power(2::numeric, e2 + 1) <= big loop e2 := e2 + 1; end loop;
+    ulp := pg_catalog.power(2::numeric, e2 - 52);
     big := round(big / ulp) * ulp;
     m := big / ulp;
-    if m >= power(2::numeric, 53) then      -- rounded up to the next power of two
+    if m >= pg_catalog.power(2::numeric, 53) then      -- rounded up to the next power of two
       ulp := ulp * 2;
       m := big / ulp;
     end if;
     if mod(m, 2) = 0 then
       hi := big + ulp / 2;
-      lo := big - case when m = power(2::numeric, 52) then ulp / 4 else ulp / 2 end;
+      lo := big - case when m = pg_catalog.power(2::numeric, 52) then ulp / 4 else ulp / 2 end;
       dlo := rtrim(trunc(lo)::text, '0');
       dhi := rtrim(trunc(hi)::text, '0');
       if length(dlo) < length(d) or length(dhi) < length(d) then
@@ -148,6 +155,7 @@ $fn$;
 -- Up to 15 digits and not below 1e-6 the decimal is the answer, trailing fraction zeros off.
 create or replace function public.equijson_number(t text) returns text
 language sql immutable parallel safe
+set search_path = pg_catalog, pg_temp
 as $fn$
   select case
     when octet_length(t) <= 15 and strpos(t, '0.000000') = 0 then
@@ -159,12 +167,14 @@ $fn$;
 -- The canonical text of a scalar jsonb value (string, number, boolean, null).
 create or replace function public.equijson_scalar(v jsonb) returns text
 language sql immutable parallel safe
+set search_path = pg_catalog, pg_temp
 as $fn$
   select case when jsonb_typeof(v) = 'number' then public.equijson_number(v::text) else v::text end
 $fn$;
 
 create or replace function public.equijson_canonical_levels(doc jsonb) returns text
 language plpgsql immutable strict parallel safe
+set search_path = pg_catalog, pg_temp
 -- Custom plans would be re-planned on every call (their estimates beat the generic plan's).
 set plan_cache_mode = force_generic_plan
 -- Row estimates of 100 per set-returning function make these plans look expensive enough
@@ -274,6 +284,7 @@ $fn$;
 -- more than 1,000 brackets) goes to equijson_canonical_levels.
 create or replace function public.equijson_canonical_split(doc jsonb) returns text
 language sql immutable strict parallel safe
+set search_path = pg_catalog, pg_temp
 as $fn$
   select case
     when jsonb_typeof(doc) not in ('object', 'array') then public.equijson_scalar(doc)
@@ -334,6 +345,7 @@ $fn$;
 --    and padding: drop them all, turn U+F8FE back into spaces, unwrap the number strings.
 create or replace function public.equijson_canonical(doc jsonb) returns text
 language plpgsql immutable strict parallel safe
+set search_path = pg_catalog, pg_temp
 as $fn$
 declare
   t text;
@@ -428,6 +440,7 @@ $fn$;
 -- JSON text starts with '!'). One subtransaction per call: for checking, not for queries.
 create or replace function public.equijson_canonical_checked(doc text) returns text
 language plpgsql immutable parallel safe
+set search_path = pg_catalog, pg_temp
 as $fn$
 begin
   return public.equijson_canonical(doc::jsonb);

@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, Once};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::watchdog::Watchdog;
+
 /// Name of the database superuser the ephemeral cluster is initialized with.
 pub const SUPERUSER: &str = "equijson";
 
@@ -239,6 +241,8 @@ fn unregister(id: u64) -> bool {
 /// ```
 pub struct EphemeralCluster {
     teardown: Teardown,
+    /// Stops the server and removes the files if this process dies without doing it.
+    watchdog: Watchdog,
     bindir: PathBuf,
     socket_dir: PathBuf,
     port: u16,
@@ -308,6 +312,10 @@ impl EphemeralCluster {
         let data = root.join("data");
         let socket_dir = root.join("socket");
         let pg_ctl = bindir.join("pg_ctl");
+        // Before anything is created: whatever kills this process from here on (SIGKILL
+        // included), the watchdog removes what was made.
+        let watchdog =
+            Watchdog::spawn(&root, &data).map_err(|e| io_err("starting", "/bin/sh".into(), e))?;
         let teardown = Teardown {
             id,
             pg_ctl: pg_ctl.clone(),
@@ -317,6 +325,7 @@ impl EphemeralCluster {
         };
         let mut cluster = EphemeralCluster {
             teardown,
+            watchdog,
             bindir: bindir.to_path_buf(),
             socket_dir: socket_dir.clone(),
             port: 0,
@@ -331,6 +340,7 @@ impl EphemeralCluster {
             // finds nothing half made.
             if unregister(cluster.teardown.id) {
                 cluster.teardown.run();
+                cluster.watchdog.dismiss();
             }
         }
         drop(busy);
@@ -363,7 +373,7 @@ impl EphemeralCluster {
             ])
             .args(["--auth-host=scram-sha-256", "--no-sync"])
             .arg(format!("--pwfile={}", pwfile.display()));
-        let out = run_quiet(&mut initdb, run_as)
+        let out = run_watched(&mut initdb, run_as, Some(&cluster.watchdog))
             .map_err(|e| io_err("running", bindir.join("initdb"), e))?;
         let _ = fs::remove_file(&pwfile);
         if !out.status.success() {
@@ -390,8 +400,8 @@ impl EphemeralCluster {
                 .arg(&log)
                 .arg("-o")
                 .arg(opts);
-            let out =
-                run_quiet(&mut start, run_as).map_err(|e| io_err("running", pg_ctl.clone(), e))?;
+            let out = run_watched(&mut start, run_as, Some(&cluster.watchdog))
+                .map_err(|e| io_err("running", pg_ctl.clone(), e))?;
             if out.status.success() {
                 cluster.port = port;
                 last_err = None;
@@ -552,6 +562,7 @@ impl Drop for EphemeralCluster {
         // The signal handler may have taken it already; then it is gone.
         if unregister(self.teardown.id) {
             self.teardown.run();
+            self.watchdog.dismiss();
         }
         drop(busy);
         wait_for_signal_exit();
@@ -581,6 +592,15 @@ fn tool_error(tool: &str, out: &Output, log: Option<&Path>) -> ClusterError {
 }
 
 fn run_quiet(cmd: &mut Command, run_as: Option<&RunAs>) -> std::io::Result<Output> {
+    run_watched(cmd, run_as, None)
+}
+
+/// Runs `cmd` to its end, its output captured; `watchdog` is told its pid meanwhile.
+fn run_watched(
+    cmd: &mut Command,
+    run_as: Option<&RunAs>,
+    watchdog: Option<&Watchdog>,
+) -> std::io::Result<Output> {
     cmd.stdin(Stdio::null())
         .env("LC_ALL", "C")
         .env_remove("PGDATA")
@@ -594,7 +614,15 @@ fn run_quiet(cmd: &mut Command, run_as: Option<&RunAs>) -> std::io::Result<Outpu
             .env("HOME", "/tmp")
             .current_dir("/tmp");
     }
-    cmd.output()
+    let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    if let Some(w) = watchdog {
+        w.child_started(child.id());
+    }
+    let out = child.wait_with_output();
+    if let Some(w) = watchdog {
+        w.child_done();
+    }
+    out
 }
 
 fn write_owned(path: &Path, bytes: &[u8], run_as: Option<&RunAs>) -> Result<(), ClusterError> {

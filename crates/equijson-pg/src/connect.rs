@@ -6,10 +6,18 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use crate::cluster::{ClusterError, EphemeralCluster};
+use crate::libpq_env;
 use crate::tls::{RootCerts, SslMode, TlsSettings, split_tls_params};
 
-/// The environment variable read when no URL is given.
+/// The environment variable read when no URL is given (after [`EQUIJSON_DATABASE_URL_ENV`]).
 pub const DATABASE_URL_ENV: &str = "DATABASE_URL";
+/// Read first when no URL is given: equijson's own, so that a `DATABASE_URL` meant for
+/// another program in the same environment is not used by mistake.
+pub const EQUIJSON_DATABASE_URL_ENV: &str = "EQUIJSON_DATABASE_URL";
+/// The password taken out of a `--database-url` on the command line (see
+/// [`crate::libpq_env::without_password`]): it counts as written in the URL (before a
+/// service file, `PGPASSWORD` and the password file), and is never on the command line.
+pub const ARGV_PASSWORD_ENV: &str = "EQUIJSON_ARGV_PASSWORD";
 
 /// Errors of the live runner. Messages never contain the connection password.
 #[derive(Debug, thiserror::Error)]
@@ -164,7 +172,7 @@ impl std::str::FromStr for ConnectConfig {
     /// environment is not read (see [`Target::from_url`] for `PGSSLMODE`).
     fn from_str(url: &str) -> Result<Self, PgError> {
         let password = password_in_url(url);
-        let bad = |m: String| PgError::BadUrl(scrub(&m, password.as_deref()));
+        let bad = |m: String| PgError::BadUrl(scrub_pieces(&m, password.as_deref()));
         let split = split_tls_params(url).map_err(bad)?;
         let pg: postgres::Config = split
             .rest
@@ -185,6 +193,7 @@ pub struct Target {
     config: ConnectConfig,
     password: Option<String>,
     cluster: Option<EphemeralCluster>,
+    warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Target {
@@ -197,49 +206,78 @@ impl std::fmt::Debug for Target {
 }
 
 impl Target {
-    /// From `url`, else `DATABASE_URL`, else a new [`EphemeralCluster`].
+    /// From `url`, else `EQUIJSON_DATABASE_URL`, else `DATABASE_URL`, else libpq's
+    /// environment when it names a server (`PGHOST`, `PGHOSTADDR`, `PGDATABASE` or
+    /// `PGSERVICE`), else a new [`EphemeralCluster`].
     ///
     /// # Errors
-    /// [`PgError::BadUrl`] for an unparsable URL, [`PgError::Cluster`] when no URL is
-    /// given and the cluster cannot start.
+    /// [`PgError::BadUrl`] for an unparsable URL, [`PgError::Cluster`] when no server is
+    /// named and the cluster cannot start.
     pub fn from_url_or_env(url: Option<&str>) -> Result<Self, PgError> {
-        let env = std::env::var(DATABASE_URL_ENV)
-            .ok()
-            .filter(|s| !s.is_empty());
-        match url.map(str::to_owned).or(env) {
+        let env = &libpq_env::process_env;
+        let url = url
+            .map(str::to_owned)
+            .or_else(|| env(EQUIJSON_DATABASE_URL_ENV))
+            .or_else(|| env(DATABASE_URL_ENV));
+        match url {
             Some(u) => Self::from_url(&u),
+            None if libpq_env::names_a_server(env) => Self::from_url(""),
             None => Ok(Self::ephemeral(EphemeralCluster::start()?)),
         }
     }
 
-    /// From a `postgresql://` URL or a libpq `key=value` string. `sslmode` and
-    /// `sslrootcert` work as in libpq (see [`crate::tls`]); when the string sets neither,
-    /// `PGSSLMODE` and `PGSSLROOTCERT` are read, as libpq does.
+    /// From a `postgresql://` URL or a libpq `key=value` string, completed from libpq's
+    /// environment as libpq does (see [`crate::libpq_env`]): a service file, `PGHOST`,
+    /// `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`, the password file, `PGSSLMODE`,
+    /// `PGSSLROOTCERT`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`. `sslmode` and `sslrootcert` work
+    /// as in libpq (see [`crate::tls`]).
     ///
     /// # Errors
-    /// [`PgError::BadUrl`] when it does not parse (the message does not quote the URL).
+    /// [`PgError::BadUrl`] when it does not parse (the message does not quote the URL or
+    /// any part of a password).
     pub fn from_url(url: &str) -> Result<Self, PgError> {
-        let mut config: ConnectConfig = url.parse()?;
-        let explicit = split_tls_params(url).map_err(PgError::BadUrl)?;
-        if explicit.mode.is_none()
-            && let Some(m) = std::env::var("PGSSLMODE").ok().filter(|m| !m.is_empty())
-        {
-            let mode =
-                SslMode::parse(&m).map_err(|e| PgError::BadUrl(format!("PGSSLMODE: {e}")))?;
-            config.tls.mode = mode;
-            config.pg.ssl_mode(config.tls.driver_mode());
+        Self::from_url_with_env(url, &libpq_env::process_env)
+    }
+
+    /// [`Self::from_url`] with the environment read through `env`.
+    ///
+    /// # Errors
+    /// As [`Self::from_url`].
+    pub fn from_url_with_env(url: &str, env: libpq_env::Env<'_>) -> Result<Self, PgError> {
+        let written = password_in_url(url);
+        let bad = |m: String| PgError::BadUrl(scrub_pieces(&m, written.as_deref()));
+        check_url_shape(url).map_err(bad)?;
+        let (rest, taken) = libpq_env::take_params(url, &["service", "passfile"]).map_err(bad)?;
+        let explicit = split_tls_params(&rest).map_err(bad)?;
+        let mut config = rest.parse::<ConnectConfig>().map_err(|e| match e {
+            PgError::BadUrl(m) => bad(m),
+            e => e,
+        })?;
+        let mut fill = Fill {
+            config: &mut config,
+            explicit_mode: explicit.mode.is_some(),
+            explicit_root: explicit.root_cert.is_some(),
+            passfile: taken.get("passfile").cloned(),
+            warnings: Vec::new(),
+        };
+        if let Some(p) = env(ARGV_PASSWORD_ENV) {
+            fill.set("password", &p)?;
         }
-        if explicit.root_cert.is_none()
-            && let Some(r) = std::env::var("PGSSLROOTCERT")
-                .ok()
-                .filter(|r| !r.is_empty())
-        {
-            config.tls.root_cert = Some(if r == "system" {
-                RootCerts::System
-            } else {
-                RootCerts::File(r.into())
-            });
+        if let Some(name) = taken.get("service").cloned().or_else(|| env("PGSERVICE")) {
+            for (k, v) in libpq_env::service(&name, env).map_err(PgError::BadUrl)? {
+                fill.set(&k, &v)?;
+            }
         }
+        for (var, key) in libpq_env::ENV_PARAMS {
+            if let Some(v) = env(var) {
+                fill.set(key, &v).map_err(|e| match e {
+                    PgError::BadUrl(m) => PgError::BadUrl(format!("{var}: {m}")),
+                    e => e,
+                })?;
+            }
+        }
+        fill.defaults(env);
+        let warnings = std::mem::take(&mut fill.warnings);
         if config.pg.get_application_name().is_none() {
             config.pg.application_name("equijson");
         }
@@ -248,7 +286,15 @@ impl Target {
             config,
             password,
             cluster: None,
+            warnings,
         })
+    }
+
+    /// Warnings met while reading the settings (a password file ignored for its
+    /// permissions, a service file setting not supported), for the caller to show.
+    #[must_use]
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Wraps a started cluster (owned: dropping the target stops it).
@@ -258,6 +304,7 @@ impl Target {
             config: cluster.config().into(),
             password: None,
             cluster: Some(cluster),
+            warnings: Vec::new(),
         }
     }
 
@@ -270,6 +317,7 @@ impl Target {
             config,
             password,
             cluster: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -520,6 +568,196 @@ pub fn scrub(message: &str, password: Option<&str>) -> String {
     }
 }
 
+/// [`scrub`], and also every run of three or more characters that is a piece of the
+/// password replaced by `***`: for messages about a connection string that holds it (a
+/// parser that quotes a word, say one after a space inside an unquoted password, shows
+/// nothing of it).
+#[must_use]
+pub fn scrub_pieces(message: &str, password: Option<&str>) -> String {
+    let Some(p) = password.filter(|p| !p.is_empty()) else {
+        return message.to_owned();
+    };
+    let message = message.replace(p, "***");
+    let pw: Vec<char> = p.chars().collect();
+    if pw.len() < 3 {
+        return message;
+    }
+    let msg: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len());
+    let mut i = 0;
+    while i < msg.len() {
+        // The longest piece of the password starting at msg[i].
+        let longest = (0..pw.len())
+            .map(|start| {
+                msg[i..]
+                    .iter()
+                    .zip(&pw[start..])
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        if longest >= 3 {
+            out.push_str("***");
+            i += longest;
+        } else {
+            out.push(msg[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Refuses a URL whose user name or password holds an unencoded `@`: the driver (like
+/// libpq) ends the credentials at the first `@`, so the rest of the password would be
+/// taken for the host and shown in messages.
+fn check_url_shape(url: &str) -> Result<(), String> {
+    if let Some((_, rest)) = url.split_once("://") {
+        let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+        let before_query = rest.split('?').next().unwrap_or(rest);
+        if authority.matches('@').count() > 1 || before_query.matches('@').count() > 1 {
+            return Err(
+                "more than one `@` before the host: percent-encode the user name and \
+                 password (RFC 3986), or give the password in PGPASSWORD or ~/.pgpass"
+                    .to_owned(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Fills the settings a connection string left unset, as libpq does.
+struct Fill<'a> {
+    config: &'a mut ConnectConfig,
+    explicit_mode: bool,
+    explicit_root: bool,
+    passfile: Option<String>,
+    warnings: Vec<String>,
+}
+
+impl Fill<'_> {
+    /// Sets `key` to `value` unless the connection string (or an earlier source) set it.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), PgError> {
+        let pg = &mut self.config.pg;
+        match key {
+            "host" | "hostaddr" if pg.get_hosts().is_empty() => {
+                for h in value.split(',').map(str::trim).filter(|h| !h.is_empty()) {
+                    if h.starts_with('/') {
+                        pg.host_path(h);
+                    } else {
+                        pg.host(h);
+                    }
+                }
+            }
+            "port" if pg.get_ports().is_empty() => {
+                for p in value.split(',').map(str::trim) {
+                    let port: u16 = p
+                        .parse()
+                        .map_err(|_| PgError::BadUrl(format!("invalid port {p:?}")))?;
+                    pg.port(port);
+                }
+            }
+            "dbname" if pg.get_dbname().is_none() => {
+                pg.dbname(value);
+            }
+            "user" if pg.get_user().is_none() => {
+                pg.user(value);
+            }
+            "password" if pg.get_password().is_none() => {
+                pg.password(value);
+            }
+            "passfile" if self.passfile.is_none() => self.passfile = Some(value.to_owned()),
+            "connect_timeout" if pg.get_connect_timeout().is_none() => {
+                let secs: u64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| PgError::BadUrl(format!("invalid connect_timeout {value:?}")))?;
+                // As libpq: 0 means wait forever (here: a year, not the 10 s default of
+                // `connect`); below 2 seconds counts as 2.
+                let secs = if secs == 0 {
+                    365 * 24 * 3600
+                } else {
+                    secs.max(2)
+                };
+                pg.connect_timeout(std::time::Duration::from_secs(secs));
+            }
+            "application_name" if pg.get_application_name().is_none() => {
+                pg.application_name(value);
+            }
+            "sslmode" if !self.explicit_mode => {
+                self.config.tls.mode = SslMode::parse(value).map_err(PgError::BadUrl)?;
+                let mode = self.config.tls.driver_mode();
+                self.config.pg.ssl_mode(mode);
+                self.explicit_mode = true;
+            }
+            "sslrootcert" if !self.explicit_root => {
+                self.config.tls.root_cert = Some(if value == "system" {
+                    RootCerts::System
+                } else {
+                    RootCerts::File(value.into())
+                });
+                self.explicit_root = true;
+            }
+            "host" | "hostaddr" | "port" | "dbname" | "user" | "password" | "passfile"
+            | "connect_timeout" | "application_name" | "sslmode" | "sslrootcert" => {}
+            other => self.warnings.push(format!(
+                "service setting `{other}` is not supported by equijson; ignored"
+            )),
+        }
+        Ok(())
+    }
+
+    /// libpq's defaults for what is still unset: the local socket directory, the OS user,
+    /// and a password from the password file.
+    fn defaults(&mut self, env: libpq_env::Env<'_>) {
+        let pg = &mut self.config.pg;
+        if pg.get_hosts().is_empty() {
+            let dir = ["/var/run/postgresql", "/tmp"]
+                .into_iter()
+                .find(|d| std::path::Path::new(d).is_dir())
+                .unwrap_or("/tmp");
+            pg.host_path(dir);
+        }
+        if pg.get_user().is_none()
+            && let Some(u) = env("USER").or_else(|| env("LOGNAME"))
+        {
+            pg.user(&u);
+        }
+        if pg.get_password().is_some() {
+            return;
+        }
+        let Some(file) = self
+            .passfile
+            .clone()
+            .map(std::path::PathBuf::from)
+            .or_else(|| env("HOME").map(|h| std::path::Path::new(&h).join(".pgpass")))
+        else {
+            return;
+        };
+        let host = match pg.get_hosts().first() {
+            Some(postgres::config::Host::Tcp(h)) => h.clone(),
+            // As libpq: the default socket directory matches `localhost`.
+            Some(postgres::config::Host::Unix(p))
+                if p == std::path::Path::new("/var/run/postgresql") =>
+            {
+                "localhost".to_owned()
+            }
+            Some(postgres::config::Host::Unix(p)) => p.display().to_string(),
+            None => "localhost".to_owned(),
+        };
+        let port = pg.get_ports().first().copied().unwrap_or(5432).to_string();
+        let user = pg.get_user().unwrap_or_default().to_owned();
+        let db = pg.get_dbname().unwrap_or(user.as_str()).to_owned();
+        match libpq_env::password_from_file(&file, &host, &port, &db, &user) {
+            Ok(Some(p)) => {
+                pg.password(p);
+            }
+            Ok(None) => {}
+            Err(w) => self.warnings.push(w),
+        }
+    }
+}
+
 /// The server's major version (`server_version_num / 10000`, e.g. 15 for 15.18), which the
 /// jsonb model follows.
 ///
@@ -538,7 +776,7 @@ pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
 
 #[cfg(test)]
 mod tests {
-    use super::password_in_url;
+    use super::{Target, password_in_url, scrub_pieces};
 
     #[test]
     fn passwords_are_found_in_every_form() {
@@ -558,5 +796,101 @@ mod tests {
         for (url, want) in table {
             assert_eq!(password_in_url(url).as_deref(), *want, "{url}");
         }
+    }
+
+    /// What a target connects to: `host:port/db user password app timeout sslmode`.
+    fn summary(t: &Target) -> String {
+        let pg = t.config().pg();
+        format!(
+            "{} {} {} {}s {}",
+            super::describe_config(pg),
+            pg.get_password().map_or_else(
+                || "-".to_owned(),
+                |p| String::from_utf8_lossy(p).into_owned()
+            ),
+            pg.get_application_name().unwrap_or("-"),
+            pg.get_connect_timeout()
+                .map_or(0, std::time::Duration::as_secs),
+            t.config().tls().mode.name()
+        )
+    }
+
+    #[test]
+    fn settings_come_from_the_string_then_the_environment_then_defaults() {
+        /// Connection string, environment, what it connects to.
+        type Row = (
+            &'static str,
+            &'static [(&'static str, &'static str)],
+            &'static str,
+        );
+        let table: &[Row] = &[
+            (
+                "",
+                &[
+                    ("PGHOST", "db1"),
+                    ("PGPORT", "6000"),
+                    ("PGUSER", "u"),
+                    ("PGDATABASE", "d"),
+                    ("PGPASSWORD", "envpw"),
+                    ("PGAPPNAME", "app"),
+                    ("PGCONNECT_TIMEOUT", "7"),
+                    ("PGSSLMODE", "require"),
+                ],
+                "db1:6000/d as u envpw app 7s require",
+            ),
+            (
+                "postgresql://me:urlpw@h:5/x?application_name=mine&sslmode=disable",
+                &[
+                    ("PGHOST", "db1"),
+                    ("PGPORT", "6000"),
+                    ("PGUSER", "u"),
+                    ("PGDATABASE", "d"),
+                    ("PGPASSWORD", "envpw"),
+                    ("PGAPPNAME", "app"),
+                    ("PGSSLMODE", "require"),
+                ],
+                "h:5/x as me urlpw mine 0s disable",
+            ),
+            (
+                "host=/run/pg user=k",
+                &[
+                    ("PGPASSWORD", "envpw"),
+                    ("EQUIJSON_ARGV_PASSWORD", "argvpw"),
+                ],
+                "/run/pg:5432/(default database) as k argvpw equijson 0s prefer",
+            ),
+            (
+                "host=h",
+                &[("USER", "osuser"), ("PGCONNECT_TIMEOUT", "1")],
+                "h:5432/(default database) as osuser - equijson 2s prefer",
+            ),
+            (
+                "host=h user=u",
+                &[("PGCONNECT_TIMEOUT", "0")],
+                "h:5432/(default database) as u - equijson 31536000s prefer",
+            ),
+        ];
+        for (url, env, want) in table {
+            let env = |name: &str| {
+                env.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            };
+            let t = Target::from_url_with_env(url, &env).expect(url);
+            assert_eq!(summary(&t), *want, "{url}");
+        }
+    }
+
+    #[test]
+    fn pieces_of_a_password_are_scrubbed() {
+        assert_eq!(
+            scrub_pieces(
+                "unknown option `cd` near xyz@host and ab cd",
+                Some("ab cd@hos")
+            ),
+            "unknown option `cd` near xyz***t and ***"
+        );
+        assert_eq!(scrub_pieces("a message", Some("ab")), "a message");
+        assert_eq!(scrub_pieces("pw ab here", Some("ab")), "pw *** here");
     }
 }

@@ -5,7 +5,8 @@
 //! [`cluster::EphemeralCluster::start`] runs `initdb` into a temporary directory and
 //! starts the server with `pg_ctl` on a private unix socket and a free `127.0.0.1` port
 //! (as an unprivileged OS user when the process is root). Dropping the value stops the
-//! server and deletes its files; Ctrl-C, SIGTERM and SIGHUP do the same before exiting.
+//! server and deletes its files; Ctrl-C, SIGTERM and SIGHUP do the same before exiting;
+//! and if the process dies without doing so (SIGKILL, a crash), a watchdog process does.
 //!
 //! ```no_run
 //! use equijson_pg::cluster::EphemeralCluster;
@@ -20,10 +21,13 @@
 //!
 //! # Connecting to a given server
 //!
-//! [`connect::Target::from_url_or_env`] takes `--database-url`, else `DATABASE_URL`, else
-//! starts an ephemeral cluster. [`connect::connect`] classifies failures (unreachable,
-//! bad credentials) and never shows the password. TLS follows libpq's `sslmode` and
-//! `sslrootcert` (`verify-full` included), on rustls: see [`tls`].
+//! [`connect::Target::from_url_or_env`] takes `--database-url`, else
+//! `EQUIJSON_DATABASE_URL`, else `DATABASE_URL`, else libpq's environment when it names a
+//! server, else starts an ephemeral cluster; what a URL leaves unset comes from libpq's
+//! environment, service file and password file ([`libpq_env`]). [`connect::connect`]
+//! classifies failures (unreachable, bad credentials) and never shows the password. TLS
+//! follows libpq's `sslmode` and `sslrootcert` (`verify-full` included), on rustls: see
+//! [`tls`].
 
 #![forbid(unsafe_code)]
 
@@ -31,11 +35,15 @@ pub mod canonical_sql;
 pub mod cluster;
 pub mod connect;
 pub mod demo;
+pub mod libpq_env;
+pub mod report_seal;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
+pub mod session;
 pub mod sql_scan;
 pub mod tls;
+mod watchdog;
 pub mod wire;
 
 pub use cluster::{ClusterError, EphemeralCluster};

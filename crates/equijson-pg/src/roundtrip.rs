@@ -174,16 +174,45 @@ pub struct Session<'c> {
     client: &'c mut Client,
     stmts: Vec<postgres::Statement>,
     next_id: i64,
+    /// The caller's session settings, put back when the session ends.
+    saved: crate::session::Saved,
     /// The jsonb model, following the server's major version.
     model: JsonbOptions,
 }
 
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        // Best effort: a connection that broke has no settings left to put back.
+        let _ = self.saved.restore(self.client);
+    }
+}
+
 impl<'c> Session<'c> {
-    /// Creates (or empties) the temporary table and prepares the statements.
+    /// Pins the session ([`crate::session::pin`]: `search_path = pg_catalog, pg_temp`,
+    /// put back as it was when the session is dropped), creates (or empties) the
+    /// temporary table and prepares the statements.
     ///
     /// # Errors
     /// [`PgError`] when the server cannot be used.
     pub fn new(client: &'c mut Client) -> Result<Self, PgError> {
+        let saved = crate::session::pin_saving(client)?;
+        match Self::prepare(client) {
+            Ok((stmts, model)) => Ok(Self {
+                client,
+                stmts,
+                next_id: 0,
+                saved,
+                model,
+            }),
+            Err(e) => {
+                let _ = saved.restore(client);
+                Err(e)
+            }
+        }
+    }
+
+    /// The temporary table, the prepared statements and the model for this server.
+    fn prepare(client: &mut Client) -> Result<(Vec<postgres::Statement>, JsonbOptions), PgError> {
         client
             .batch_execute(CREATE_TABLE)
             .map_err(|e| classify(&e, None))?;
@@ -202,13 +231,20 @@ impl<'c> Session<'c> {
         .map(|q| client.prepare(q))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| classify(&e, None))?;
-        let model = JsonbOptions::default().pg_major(server_major(client)?);
-        Ok(Self {
-            client,
-            stmts,
-            next_id: 0,
-            model,
-        })
+        // The model's nesting limit follows the server's stack (`max_stack_depth`, in kB).
+        let stack_kb: String = client
+            .query_one(
+                "SELECT setting FROM pg_catalog.pg_settings \
+                 WHERE name OPERATOR(pg_catalog.=) 'max_stack_depth'",
+                &[],
+            )
+            .map_err(|e| classify(&e, None))?
+            .get(0);
+        let mut model = JsonbOptions::default().pg_major(server_major(client)?);
+        if let Ok(kb) = stack_kb.trim().parse::<u64>() {
+            model = model.max_stack_depth_kb(kb);
+        }
+        Ok((stmts, model))
     }
 
     /// Stores one value into json and jsonb through text and binary parameters, reads it
@@ -374,7 +410,7 @@ impl RoundtripReport {
         let rej: Vec<String> = self
             .rejections
             .iter()
-            .map(|(c, n)| format!("{c}: {n}"))
+            .map(|(c, n)| format!("{}: {n}", equijson::untrusted::escape(c)))
             .collect();
         let _ = writeln!(
             s,
@@ -395,7 +431,7 @@ impl RoundtripReport {
         }
         for e in self.examples.iter().filter(|e| !e.declared) {
             let _ = writeln!(s, "  - {} at {} pointer {:?}", e.class, e.key, e.pointer);
-            for line in e.description.lines() {
+            for line in equijson::untrusted::escape_lines(&e.description) {
                 let _ = writeln!(s, "      {line}");
             }
         }

@@ -7,9 +7,10 @@
 )]
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{BufReader, Read};
 use std::ops::Range;
-use std::sync::{Mutex, mpsc};
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Instant;
 
 use equijson::decode::{Input, Report};
@@ -19,20 +20,22 @@ use postgres::Client;
 use crate::connect::{ConnectConfig, PgError, classify, connect};
 
 /// Opens the read-only, repeatable-read transaction the whole scan runs in (the count at
-/// start and the rows streamed see one snapshot; `--where` cannot write).
+/// start and the rows streamed see one snapshot). READ ONLY does not stop everything a
+/// `--where` could call (another connection, a program, a signal): that is why it is
+/// vetted first ([`vet_where`]).
 pub const BEGIN: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY";
 /// Ends that transaction: always rolled back, so that nothing a `--where` expression did
 /// that READ ONLY does not forbid (`lo_create()`, for one) is kept.
 pub const END: &str = "ROLLBACK";
 /// The type of a column, or no row when it does not exist: for a domain, the type it is
-/// over (its values travel in that type's format). `$1`: quoted table name.
+/// over (its values travel in that type's format). `$1`: the table's oid.
 pub const COLUMN_TYPE: &str = "WITH RECURSIVE ty(oid, base) AS (\
-     SELECT t.oid, t.typbasetype FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
-     WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped \
-     UNION ALL SELECT t.oid, t.typbasetype FROM ty JOIN pg_catalog.pg_type t ON t.oid = ty.base) \
-     SELECT format_type(oid, NULL) FROM ty WHERE base = 0";
-/// Whether the table exists. `$1`: quoted table name.
-pub const TABLE_EXISTS: &str = "SELECT to_regclass($1) IS NOT NULL";
+     SELECT t.oid, t.typbasetype FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t \
+     ON t.oid OPERATOR(pg_catalog.=) a.atttypid \
+     WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2::pg_catalog.name \
+     AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped \
+     UNION ALL SELECT t.oid, t.typbasetype FROM ty JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) ty.base) \
+     SELECT pg_catalog.format_type(oid, NULL) FROM ty WHERE base OPERATOR(pg_catalog.=) 0::pg_catalog.oid";
 
 /// What to scan.
 #[derive(Debug, Clone, Default)]
@@ -44,7 +47,9 @@ pub struct ScanOptions {
     pub column: String,
     /// Column naming each row in reports (any type, shown as text); else the row number.
     pub key: Option<String>,
-    /// A filter (`--where`), run inside the read-only transaction.
+    /// A filter (`--where`), run inside the read-only transaction, after the server
+    /// vetted it ([`vet_where`]) unless `where_unchecked`. The session's `search_path` is
+    /// `pg_catalog, pg_temp`: name your own functions with their schema.
     pub where_sql: Option<String>,
     /// At most this many rows.
     pub limit: Option<u64>,
@@ -60,6 +65,14 @@ pub struct ScanOptions {
     /// (`pg_export_snapshot()`), read instead of a fresh one, so that several scans see
     /// exactly the same data. `scan_parallel` sets it for its connections.
     pub snapshot: Option<String>,
+    /// Run `where_sql` without vetting it (`--where-unchecked`): by default the scan
+    /// refuses an expression that calls a volatile function or one outside `pg_catalog`,
+    /// or reads a view or a foreign table ([`crate::session::check_where`]).
+    pub where_unchecked: bool,
+    /// Scan a view or a foreign table (`--allow-view`): their definitions run their
+    /// owner's functions as the scanning role, so by default only tables and
+    /// materialized views are scanned.
+    pub allow_view: bool,
 }
 
 /// `SET TRANSACTION SNAPSHOT` for an exported snapshot id (hex digits and `-` only, as
@@ -86,7 +99,7 @@ pub fn export_snapshot(client: &mut Client) -> Result<String, PgError> {
         .batch_execute(BEGIN)
         .map_err(|e| classify(&e, None))?;
     client
-        .query_one("SELECT pg_export_snapshot()", &[])
+        .query_one("SELECT pg_catalog.pg_export_snapshot()", &[])
         .map(|r| r.get(0))
         .map_err(|e| classify(&e, None))
 }
@@ -139,18 +152,125 @@ struct Plan {
     copy_sql: String,
 }
 
-fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
-    let table = quote_table(&opts.table);
-    let exists: bool = client
-        .query_one(TABLE_EXISTS, &[&table])
-        .map_err(|e| classify(&e, None))?
-        .get(0);
-    if !exists {
-        return Err(PgError::NoTable(opts.table.clone()));
+/// Checks the names in `opts` (each at most 63 bytes) before anything reaches the server.
+///
+/// # Errors
+/// [`PgError::Usage`] naming the offending name.
+pub fn check_names(opts: &ScanOptions) -> Result<(), PgError> {
+    match opts.table.split_once('.') {
+        Some((schema, table))
+            if !schema.is_empty() && !table.is_empty() && !schema.contains('"') =>
+        {
+            crate::session::check_ident("--table schema", schema)?;
+            crate::session::check_ident("--table", table)?;
+        }
+        _ => crate::session::check_ident("--table", &opts.table)?,
     }
+    crate::session::check_ident("--column", &opts.column)?;
+    if let Some(k) = &opts.key {
+        crate::session::check_ident("--key", k)?;
+    }
+    Ok(())
+}
+
+/// Resolves and checks the table of `opts` on a pinned session inside the scan's
+/// transaction: it must exist and be a table or materialized view (or, with
+/// `allow_view`, any relation).
+///
+/// # Errors
+/// [`PgError::NoTable`], or [`PgError::Usage`] for a view not allowed.
+pub fn table_of(client: &mut Client, opts: &ScanOptions) -> Result<crate::session::Table, PgError> {
+    check_names(opts)?;
+    let table = crate::session::resolve_table(client, &quote_table(&opts.table))?
+        .ok_or_else(|| PgError::NoTable(opts.table.clone()))?;
+    if !opts.allow_view && !matches!(table.relkind, 'r' | 'p' | 'm') {
+        return Err(PgError::Usage(format!(
+            "{} is {}: reading it runs its owner's definition as your role; scan the \
+             underlying table, or pass --allow-view",
+            table.qualified,
+            match table.relkind {
+                'v' => "a view",
+                'f' => "a foreign table",
+                _ => "not a table",
+            }
+        )));
+    }
+    Ok(table)
+}
+
+/// The server's jsonb text of a json column's value, to hold the model against, or NULL
+/// where the cast might fail (a failing cast would abort the whole COPY).
+///
+/// Always left out: 10,000 or more brackets (the stack limit is a hard error, even for
+/// `pg_input_is_valid`), texts of 128 MiB or more (jsonb holds at most 256 MiB), texts of
+/// 512 KiB or more holding an exponent (`1e-9999` prints 10,002 bytes, 1,250 times its 8,
+/// and no value may exceed 1 GiB), and, in a database not in UTF-8, `\u` escapes above
+/// U+007F (the encoding may not hold them). From PostgreSQL 16, `pg_input_is_valid` asks
+/// `jsonb_in` about the rest (soft errors); before, rows are left out conservatively: any
+/// `\u0000` or surrogate escape, 5-digit exponents, and runs of 255 or more digits
+/// (numeric allows 131,072 digits before the point and 16,383 after: shorter runs with a
+/// 4-digit exponent stay within both).
+fn json_as_jsonb(col: &str, server_major: u32, utf8: bool) -> String {
+    let t = format!("{col}::pg_catalog.text");
+    let mut safe = format!(
+        "pg_catalog.octet_length({t}) OPERATOR(pg_catalog.<) 134217728 \
+         AND (pg_catalog.octet_length({t}) OPERATOR(pg_catalog.<) 524288 \
+         OR {t} OPERATOR(pg_catalog.!~) '[0-9][eE]') \
+         AND pg_catalog.length({t}) OPERATOR(pg_catalog.-) \
+         pg_catalog.length(pg_catalog.translate({t}, '[{{', '')) OPERATOR(pg_catalog.<) 10000"
+    );
+    if !utf8 {
+        let _ = write!(
+            safe,
+            " AND {t} OPERATOR(pg_catalog.!~*) '\\\\u(00[89a-f]|0[1-9a-f]|[1-9a-f])'"
+        );
+    }
+    if server_major >= 16 {
+        let _ = write!(safe, " AND pg_catalog.pg_input_is_valid({t}, 'jsonb')");
+    } else {
+        let _ = write!(
+            safe,
+            " AND {t} OPERATOR(pg_catalog.!~*) '\\\\u(0000|d[89a-f])' \
+             AND {t} OPERATOR(pg_catalog.!~) '[0-9][eE][+-]?[0-9]{{5}}' \
+             AND (pg_catalog.length({t}) OPERATOR(pg_catalog.<) 255 \
+             OR {t} OPERATOR(pg_catalog.!~) '[0-9]{{255}}')"
+        );
+    }
+    format!("CASE WHEN {safe} THEN {col}::pg_catalog.jsonb::pg_catalog.text END")
+}
+
+/// Vets `opts.where_sql` (unless `where_unchecked`) on a pinned session outside any
+/// transaction: in a read-write transaction rolled back at once, as
+/// [`crate::session::check_where`] says.
+///
+/// # Errors
+/// [`PgError::Usage`] for what is refused, [`PgError`] from the server.
+pub fn vet_where(client: &mut Client, opts: &ScanOptions) -> Result<(), PgError> {
+    let Some(w) = opts.where_sql.as_deref().filter(|_| !opts.where_unchecked) else {
+        return Ok(());
+    };
+    client
+        .batch_execute("BEGIN")
+        .map_err(|e| classify(&e, None))?;
+    let result = table_of(client, opts).and_then(|t| crate::session::check_where(client, &t, w));
+    let _ = client.batch_execute("ROLLBACK");
+    result
+}
+
+fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
+    let resolved = table_of(client, opts)?;
+    let server_major = crate::connect::server_major(client)?;
+    let utf8 = client
+        .query_one(
+            "SELECT pg_catalog.current_setting('server_encoding') OPERATOR(pg_catalog.=) 'UTF8'",
+            &[],
+        )
+        .map_err(|e| classify(&e, None))?
+        .get::<_, bool>(0);
+    let table = resolved.qualified.clone();
     let type_of = |client: &mut Client, col: &str| -> Result<String, PgError> {
         let rows = client
-            .query(COLUMN_TYPE, &[&table, &col])
+            .query(COLUMN_TYPE, &[&resolved.oid, &col])
             .map_err(|e| classify(&e, None))?;
         rows.first()
             .map(|r| r.get::<_, String>(0))
@@ -178,13 +298,18 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         let bucket = match &key_expr {
             // hashtext is stable across runs and servers of one major version. A NULL key
             // hashes to NULL, which no shard's condition holds for: those rows go to bucket 0.
-            Some(key) => {
-                format!("mod(coalesce(hashtext({key}::text)::bigint + 2147483648, 0), {n})")
-            }
+            // The key's text is its type's output (never a cast its owner may define).
+            Some(key) => format!(
+                "pg_catalog.mod(COALESCE(pg_catalog.hashtext({})::pg_catalog.int8 \
+                 OPERATOR(pg_catalog.+) 2147483648, 0), {n})",
+                crate::session::key_text(key)
+            ),
             // Every row lives in exactly one heap block.
-            None => format!("mod((ctid::text::point)[0]::bigint, {n})"),
+            None => format!(
+                "pg_catalog.mod((ctid::pg_catalog.text::pg_catalog.point)[0]::pg_catalog.int8, {n})"
+            ),
         };
-        conds.push(format!("{bucket} = {}", k - 1));
+        conds.push(format!("{bucket} OPERATOR(pg_catalog.=) {}", k - 1));
     }
     let where_clause = if conds.is_empty() {
         String::new()
@@ -195,33 +320,78 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         .limit
         .map(|l| format!(" LIMIT {l}"))
         .unwrap_or_default();
-    let key_sel = key_expr
-        .as_deref()
-        .map_or_else(|| "NULL::text".to_owned(), |k| format!("{k}::text"));
+    let key_sel = key_expr.as_deref().map_or_else(
+        || "NULL::pg_catalog.text".to_owned(),
+        crate::session::key_text,
+    );
     let text_sel = match kind {
-        ColumnKind::Jsonb => format!("{col}::text"),
-        // The server's jsonb of a json value, to hold the model against. A failing cast
-        // would abort the COPY, so rows that might fail are left out (NULL), conservatively:
-        // any \u0000 or surrogate escape, 5-digit exponents, 10,000 or more brackets, and
-        // runs of 255 or more digits (numeric allows 131,072 digits before the point and
-        // 16,383 after: shorter runs with a 4-digit exponent stay within both).
-        ColumnKind::Json => format!(
-            "CASE WHEN {col}::text !~* '\\\\u(0000|d[89a-f])' AND {col}::text !~ '[0-9][eE][+-]?[0-9]{{5}}' \
-             AND length({col}::text) - length(translate({col}::text, '[{{', '')) < 10000 \
-             AND (length({col}::text) < 255 OR {col}::text !~ '[0-9]{{255}}') \
-             THEN {col}::jsonb::text END"
-        ),
-        ColumnKind::Text => "NULL::text".to_owned(),
+        ColumnKind::Jsonb => format!("{col}::pg_catalog.text"),
+        ColumnKind::Json => json_as_jsonb(&col, server_major, utf8),
+        ColumnKind::Text => "NULL::pg_catalog.text".to_owned(),
     };
     Ok(Plan {
         kind,
         count_sql: format!(
-            "SELECT count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
+            "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
         ),
         copy_sql: format!(
             "COPY (SELECT {key_sel}, {col}, {text_sel} FROM {table}{where_clause}{limit}) TO STDOUT (FORMAT binary)"
         ),
     })
+}
+
+/// What the scan's transaction reads: the cluster, database, table (oid, relfilenode),
+/// snapshot, start time and key-changing settings (see [`equijson::live::ScanSource`]).
+/// Every name is schema-qualified, so nothing on the `search_path` can stand in for it.
+pub const SOURCE: &str = "SELECT \
+     CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') \
+          THEN (SELECT s.system_identifier::pg_catalog.text FROM pg_catalog.pg_control_system() s) END, \
+     pg_catalog.current_database()::pg_catalog.text, c.oid, pg_catalog.pg_relation_filenode(c.oid), \
+     pg_catalog.int4div(pg_catalog.current_setting('server_version_num')::pg_catalog.int4, 10000), \
+     pg_catalog.pg_current_snapshot()::pg_catalog.text, \
+     pg_catalog.to_char(pg_catalog.timezone('UTC', pg_catalog.transaction_timestamp()), 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') \
+     FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)";
+/// The settings of [`equijson::live::KEY_SETTINGS`] that exist on the server. `$1`: names.
+pub const SETTINGS: &str = "SELECT name::pg_catalog.text, setting::pg_catalog.text FROM pg_catalog.pg_settings \
+     WHERE name OPERATOR(pg_catalog.=) ANY($1::pg_catalog.text[])";
+
+/// Reads [`equijson::live::ScanSource`] inside the scan's transaction.
+fn read_source(
+    client: &mut Client,
+    opts: &ScanOptions,
+) -> Result<equijson::live::ScanSource, postgres::Error> {
+    let row = client.query_one(SOURCE, &[&quote_table(&opts.table)])?;
+    let names: Vec<&str> = equijson::live::KEY_SETTINGS.to_vec();
+    let settings = client
+        .query(SETTINGS, &[&names])?
+        .iter()
+        .map(|r| (r.get::<_, String>(0), r.get::<_, String>(1)))
+        .collect();
+    Ok(equijson::live::ScanSource {
+        system_identifier: row.get(0),
+        database: row.get(1),
+        table_oid: row.get(2),
+        relfilenode: row.get::<_, Option<u32>>(3).unwrap_or(0),
+        server_major: u32::try_from(row.get::<_, i32>(4)).unwrap_or(0),
+        snapshot: row.get(5),
+        exported_snapshot: opts.snapshot.clone(),
+        started_at: row.get(6),
+        settings,
+    })
+}
+
+/// `complete` means every counted row was read once: a scan that read more or fewer rows
+/// than it counted in the same snapshot (a volatile `--where` such as `random() < 0.5`
+/// selects other rows each time it runs) is not complete, and says why.
+fn check_counted(report: &mut ScanReport) {
+    if report.rows_read != report.rows_total {
+        report.complete = false;
+        report.error = Some(format!(
+            "read {} rows but counted {} in the same snapshot: the rows read are not the rows \
+             counted (a volatile --where, e.g. random(), selects different rows each time)",
+            report.rows_read, report.rows_total
+        ));
+    }
 }
 
 /// Scans with the decode check of a catalogue DTO or any `check` function.
@@ -244,7 +414,10 @@ pub fn scan_with(
     let password = config.password();
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
     let set_snapshot = opts.snapshot.as_deref().map(set_snapshot_sql).transpose()?;
+    check_names(opts)?;
     let mut client = connect(&config)?;
+    crate::session::pin(&mut client)?;
+    vet_where(&mut client, opts)?;
     client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
     if let Some(sql) = &set_snapshot {
         client.batch_execute(sql).map_err(|e| scrub(&e))?;
@@ -267,6 +440,7 @@ pub fn scan_with(
         })?
         .get(0);
     report.rows_total = total.max(0) as u64;
+    report.source = Some(read_source(&mut client, opts).map_err(|e| scrub(&e))?);
     let started = Instant::now();
     let result = stream(
         &mut client,
@@ -290,6 +464,7 @@ pub fn scan_with(
             // (e.g. `lo_create`, which PostgreSQL allows there) is discarded.
             let _ = client.batch_execute(END);
             report.complete = true;
+            check_counted(&mut report);
         }
         Err(e) => {
             let e = match e {
@@ -373,6 +548,7 @@ pub fn scan_parallel(
     } else {
         let password = config.password();
         let mut client = connect(config)?;
+        crate::session::pin(&mut client)?;
         let id = export_snapshot(&mut client).map_err(|e| match e {
             PgError::Server(m) => PgError::Server(crate::connect::scrub(&m, password.as_deref())),
             e => e,
@@ -449,27 +625,93 @@ struct Batch {
     rows: Vec<[Option<Range<usize>>; 3]>,
     /// Per row, what the check found (filled by a checker).
     checked: Vec<CheckedRow>,
-    /// Pool batches held back while this one is large (one per `TOKEN_BYTES`), so that the
-    /// bytes in flight stay bounded when values are huge; returned to the pool with it.
-    extra: Vec<Batch>,
+    /// Bytes of the budget this batch holds while it is in flight.
+    charged: usize,
 }
 
 impl Batch {
     fn field(&self, r: Option<&Range<usize>>) -> Option<&[u8]> {
         r.and_then(|r| self.buf.get(r.clone()))
     }
+
+    /// What the batch costs the budget: its bytes plus a fixed amount per row (so that
+    /// rows of NULLs count too).
+    fn cost(&self) -> usize {
+        self.buf.len() + self.rows.len() * ROW_OVERHEAD
+    }
 }
 
-/// Rows per batch, and bytes after which a batch is handed on early.
+/// Rows per batch, and bytes after which a batch is handed on.
 const BATCH_ROWS: usize = 256;
 const BATCH_BYTES: usize = 256 * 1024;
-/// Batches in flight per checker thread (the memory bound: batches are reused).
-const BATCHES_PER_CHECKER: usize = 3;
-/// A batch buffer grown beyond this by a huge value is given back after use.
-const KEEP_BUFFER: usize = 4 << 20;
-/// Bytes a pool batch stands for: a larger batch holds back one more per this many bytes,
-/// so at most about `in_flight × TOKEN_BYTES` of rows are buffered, whatever their size.
-const TOKEN_BYTES: usize = 4 << 20;
+/// Bytes of batches in flight (read, not yet recorded) per checker thread: the budget.
+const BUDGET_PER_CHECKER: usize = 1 << 20;
+/// What a row costs the budget besides its field bytes (its ranges and its findings slot).
+const ROW_OVERHEAD: usize = 128;
+/// Spare batches kept for reuse per checker, and the buffer capacity a kept one may have.
+const SPARE_PER_CHECKER: usize = 3;
+const KEEP_BUFFER: usize = 2 * BATCH_BYTES;
+
+/// The byte budget of batches in flight.
+///
+/// The reader takes a batch's cost from it before handing the batch on; the recorder gives
+/// it back once the batch is recorded. A batch larger than the whole budget is let through
+/// when nothing else is in flight, so a row of any size passes (alone), and the reader
+/// only ever waits for batches it has already handed on: the scan never waits on itself.
+struct Budget {
+    state: Mutex<BudgetState>,
+    freed: Condvar,
+    cap: usize,
+}
+
+#[derive(Default)]
+struct BudgetState {
+    used: usize,
+    closed: bool,
+}
+
+impl Budget {
+    fn new(cap: usize) -> Self {
+        Self {
+            state: Mutex::new(BudgetState::default()),
+            freed: Condvar::new(),
+            cap,
+        }
+    }
+
+    /// Takes `n` bytes, waiting while others are in flight and `n` does not fit; `false`
+    /// once the budget is closed (the recorder stopped).
+    fn take(&self, n: usize) -> bool {
+        let Ok(mut st) = self.state.lock() else {
+            return false;
+        };
+        while !st.closed && st.used > 0 && st.used.saturating_add(n) > self.cap {
+            st = match self.freed.wait(st) {
+                Ok(st) => st,
+                Err(_) => return false,
+            };
+        }
+        if st.closed {
+            return false;
+        }
+        st.used = st.used.saturating_add(n);
+        true
+    }
+
+    fn give(&self, n: usize) {
+        if let Ok(mut st) = self.state.lock() {
+            st.used = st.used.saturating_sub(n);
+        }
+        self.freed.notify_all();
+    }
+
+    fn close(&self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.closed = true;
+        }
+        self.freed.notify_all();
+    }
+}
 
 enum Done {
     Checked(Batch),
@@ -493,8 +735,13 @@ fn checker_count(threads: usize) -> usize {
 
 /// Streams the COPY: a reader thread parses frames into batches, checker threads check
 /// them, and this thread records them in row order (so the report, its examples included,
-/// is the one a single thread would write). At most `BATCHES_PER_CHECKER` batches per
-/// checker exist at any time, whatever the table's size.
+/// is the one a single thread would write).
+///
+/// Memory: with `c` checkers, `L` the largest row's bytes on the wire (its three fields)
+/// and `B = max(c MiB, L + 256 KiB + 128 × 256)`, the rows buffered at any time take at
+/// most `B` in flight plus one batch being read (`L + 256 KiB + 32 KiB`) plus kept spare
+/// buffers (`3c × 512 KiB`); checking a batch takes memory proportional to that batch.
+/// Nothing depends on the number of rows.
 #[allow(
     clippy::too_many_lines,
     reason = "reader, checkers and recorder read best side by side"
@@ -518,19 +765,20 @@ fn stream(
     };
     let kind = plan.kind;
     let checkers = checker_count(opts.threads);
-    let in_flight = checkers * BATCHES_PER_CHECKER;
-    let (free_tx, free_rx) = mpsc::sync_channel::<Batch>(in_flight);
-    for _ in 0..in_flight {
-        let _ = free_tx.send(Batch::default());
-    }
-    let (work_tx, work_rx) = mpsc::sync_channel::<Batch>(in_flight);
+    let budget = Budget::new(checkers.saturating_mul(BUDGET_PER_CHECKER));
+    let spare_max = checkers.saturating_mul(SPARE_PER_CHECKER);
+    // The budget, not the channels, bounds what is in flight, so no send ever waits:
+    // work and results go through unbounded channels, spares are offered with `try_send`.
+    let (spare_tx, spare_rx) = mpsc::sync_channel::<Batch>(spare_max.max(1));
+    let (work_tx, work_rx) = mpsc::channel::<Batch>();
     let work_rx = Mutex::new(work_rx);
-    let (done_tx, done_rx) = mpsc::sync_channel::<Done>(in_flight + 1);
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
+    let budget = &budget;
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
         s.spawn(move || {
             let mut batches = 0u64;
-            let result = read_batches(reader, &free_rx, &work_tx, in_flight, &mut batches);
+            let result = read_batches(reader, budget, &spare_rx, &work_tx, &mut batches);
             drop(work_tx);
             let _ = reader_done.send(Done::End { batches, result });
         });
@@ -562,7 +810,6 @@ fn stream(
         let mut panicked = None;
         let mut last_progress = started;
         let total = report.rows_total;
-        let mut free_tx = Some(free_tx);
         loop {
             if let Some((batches, _)) = &end
                 && next_seq == *batches
@@ -588,20 +835,18 @@ fn stream(
                     last_progress = Instant::now();
                     progress(report.rows_read, total);
                 }
-                if batch.buf.capacity() > KEEP_BUFFER {
-                    batch.buf = Vec::new();
-                }
-                if let Some(tx) = &free_tx {
-                    for extra in std::mem::take(&mut batch.extra) {
-                        let _ = tx.send(extra);
-                    }
-                    let _ = tx.send(batch);
+                budget.give(std::mem::take(&mut batch.charged));
+                // Keep a few small buffers for reuse (never waiting: a full spare
+                // channel drops the batch); let the large ones go.
+                if batch.buf.capacity() <= KEEP_BUFFER {
+                    let _ = spare_tx.try_send(batch);
                 }
             }
         }
-        // Unblocks a reader waiting for a free batch (after a panic); it then stops.
-        free_tx.take();
+        // Unblocks a reader waiting for the budget (after a panic); it then stops.
+        budget.close();
         drop(done_rx);
+        drop(spare_tx);
         if let Some(payload) = panicked {
             std::panic::resume_unwind(payload);
         }
@@ -615,12 +860,13 @@ fn stream(
     })
 }
 
-/// Reads the COPY stream into batches (taken from `free`, sent to `work`) to its end.
+/// Reads the COPY stream into batches (spare ones reused, new ones made when none is
+/// spare), charges each to the budget and sends it to `work`, to the stream's end.
 fn read_batches(
     reader: postgres::CopyOutReader<'_>,
-    free: &mpsc::Receiver<Batch>,
-    work: &mpsc::SyncSender<Batch>,
-    in_flight: usize,
+    budget: &Budget,
+    spare: &mpsc::Receiver<Batch>,
+    work: &mpsc::Sender<Batch>,
     batches: &mut u64,
 ) -> Result<(), StreamError> {
     let mut r = BufReader::with_capacity(256 * 1024, reader);
@@ -634,19 +880,23 @@ fn read_batches(
         .map_err(StreamError::Io)?;
     // The recorder stopped (a check panicked): stop reading.
     let stopped = || StreamError::Format("scan stopped".into());
+    let fresh = || {
+        let mut b = spare.try_recv().unwrap_or_default();
+        b.buf.clear();
+        b.rows.clear();
+        b
+    };
     let mut send = |mut full: Batch| -> Result<(), StreamError> {
-        // A large batch also holds pool batches for its size (this one counts as one).
-        let tokens = (full.buf.len() / TOKEN_BYTES).min(in_flight.saturating_sub(1));
-        while full.extra.len() < tokens {
-            full.extra.push(free.recv().map_err(|_| stopped())?);
+        let cost = full.cost();
+        if !budget.take(cost) {
+            return Err(stopped());
         }
+        full.charged = cost;
         full.seq = *batches;
         *batches += 1;
         work.send(full).map_err(|_| stopped())
     };
-    let mut batch = free.recv().map_err(|_| stopped())?;
-    batch.buf.clear();
-    batch.rows.clear();
+    let mut batch = fresh();
     let result = loop {
         let mut n = [0u8; 2];
         if let Err(e) = r.read_exact(&mut n) {
@@ -671,10 +921,7 @@ fn read_batches(
             }
         }
         if batch.rows.len() >= BATCH_ROWS || batch.buf.len() >= BATCH_BYTES {
-            let next = free.recv().map_err(|_| stopped())?;
-            send(std::mem::replace(&mut batch, next))?;
-            batch.buf.clear();
-            batch.rows.clear();
+            send(std::mem::replace(&mut batch, fresh()))?;
         }
     };
     if !batch.rows.is_empty() {
@@ -682,8 +929,7 @@ fn read_batches(
     }
     result?;
     // The stream must end where the server ends it: drain to the end of the COPY.
-    let mut rest = Vec::new();
-    r.read_to_end(&mut rest).map_err(StreamError::Io)?;
+    std::io::copy(&mut r, &mut std::io::sink()).map_err(StreamError::Io)?;
     Ok(())
 }
 
@@ -788,4 +1034,34 @@ pub fn peak_rss_bytes() -> u64 {
             })
         })
         .map_or(0, |kb| kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Budget;
+
+    #[test]
+    fn a_batch_larger_than_the_budget_passes_alone_and_others_wait_for_it() {
+        let budget = Budget::new(100);
+        // Alone, anything passes: a row larger than the budget is never stuck.
+        assert!(budget.take(1_000));
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| budget.take(10));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(
+                !waiter.is_finished(),
+                "took while the big batch was in flight"
+            );
+            budget.give(1_000);
+            assert!(waiter.join().unwrap_or(false));
+        });
+        budget.give(10);
+        // Closing wakes a waiting reader, which then stops.
+        assert!(budget.take(95));
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| budget.take(10));
+            budget.close();
+            assert!(!waiter.join().unwrap_or(true));
+        });
+    }
 }

@@ -6,7 +6,7 @@ use equijson::live::{EXAMPLES_PER_CLASS, Example, ScanReport};
 
 use crate::canonical_sql::{installed, quote_ident};
 use crate::connect::{ConnectConfig, PgError, classify, connect};
-use crate::scan::{BEGIN, ScanOptions, quote_table};
+use crate::scan::{BEGIN, ScanOptions};
 
 /// The report class of a row where the SQL function and the Rust core disagree.
 pub const CLASS: &str = "sql-canonical";
@@ -83,7 +83,11 @@ pub fn compare(
                 .into(),
         ));
     }
+    crate::scan::check_names(opts)?;
+    crate::session::check_ident("--sql-canonical schema", schema)?;
     let mut client = connect(config)?;
+    crate::session::pin(&mut client)?;
+    crate::scan::vet_where(&mut client, opts)?;
     if !installed(&mut client, schema)? {
         return Err(PgError::Usage(format!(
             "{}.equijson_canonical(jsonb) is not installed: run `equijson pg install-sql --schema {schema}`",
@@ -92,8 +96,8 @@ pub fn compare(
     }
     let col = quote_ident(&opts.column);
     let key = opts.key.as_deref().map_or_else(
-        || "NULL::text".to_owned(),
-        |k| format!("{}::text", quote_ident(k)),
+        || "NULL::pg_catalog.text".to_owned(),
+        |k| crate::session::key_text(&quote_ident(k)),
     );
     let where_clause = opts
         .where_sql
@@ -104,15 +108,16 @@ pub fn compare(
         .limit
         .map(|l| format!(" LIMIT {l}"))
         .unwrap_or_default();
-    let sql = format!(
-        "SELECT s.k, s.t, {}.equijson_canonical_checked(s.t) FROM \
-         (SELECT {key} AS k, {col}::text AS t FROM {}{where_clause}{limit}) s WHERE s.t IS NOT NULL",
-        quote_ident(schema),
-        quote_table(&opts.table)
-    );
     client
         .batch_execute(BEGIN)
         .map_err(|e| classify(&e, None))?;
+    let table = crate::scan::table_of(&mut client, opts)?;
+    let sql = format!(
+        "SELECT s.k, s.t, {}.equijson_canonical_checked(s.t) FROM \
+         (SELECT {key} AS k, {col}::pg_catalog.text AS t FROM {}{where_clause}{limit}) s WHERE s.t IS NOT NULL",
+        quote_ident(schema),
+        table.qualified
+    );
     let mut rows = client
         .query_raw(sql.as_str(), std::iter::empty::<i32>())
         .map_err(|e| classify(&e, None))?;

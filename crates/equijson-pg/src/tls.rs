@@ -341,7 +341,7 @@ pub fn split_tls_params(url: &str) -> Result<SplitUrl, String> {
     })
 }
 
-fn percent_decode(s: &str) -> Result<String, String> {
+pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -364,9 +364,44 @@ fn percent_decode(s: &str) -> Result<String, String> {
     String::from_utf8(out).map_err(|_| "a URL parameter is not UTF-8 after percent-decoding".into())
 }
 
+/// A key named in a message: quoted when it is one of libpq's keywords, else not shown
+/// (a word of a password written unquoted with a space would otherwise be echoed).
+fn shown_key(key: &str) -> String {
+    const KEYWORDS: &[&str] = &[
+        "host",
+        "hostaddr",
+        "port",
+        "dbname",
+        "user",
+        "password",
+        "passfile",
+        "service",
+        "connect_timeout",
+        "application_name",
+        "options",
+        "sslmode",
+        "sslrootcert",
+        "sslcert",
+        "sslkey",
+        "sslpassword",
+        "sslcrl",
+        "sslcrldir",
+        "target_session_attrs",
+        "keepalives",
+        "keepalives_idle",
+        "channel_binding",
+        "load_balance_hosts",
+    ];
+    if KEYWORDS.contains(&key) {
+        format!("`{key}`")
+    } else {
+        "a word that is no connection keyword".to_owned()
+    }
+}
+
 /// `key=value` pairs of a libpq string (values may be single-quoted with `\` escapes),
 /// with each pair's original text.
-fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String> {
+pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String> {
     let mut out = Vec::new();
     let b = s.as_bytes();
     let mut i = 0;
@@ -387,7 +422,9 @@ fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String> {
         }
         if b.get(i) != Some(&b'=') {
             return Err(format!(
-                "missing `=` after `{key}` in the connection string"
+                "missing `=` after {} in the connection string (a value with spaces must \
+                 be quoted: key='a b')",
+                shown_key(&key)
             ));
         }
         i += 1;
@@ -399,7 +436,9 @@ fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String> {
             i += 1;
             loop {
                 match b.get(i) {
-                    None => return Err(format!("unterminated quoted value of `{key}`")),
+                    None => {
+                        return Err(format!("unterminated quoted value of {}", shown_key(&key)));
+                    }
                     Some(b'\'') => {
                         i += 1;
                         break;
@@ -425,8 +464,8 @@ fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String> {
                 i += 1;
             }
         }
-        let value =
-            String::from_utf8(value).map_err(|_| format!("the value of `{key}` is not UTF-8"))?;
+        let value = String::from_utf8(value)
+            .map_err(|_| format!("the value of {} is not UTF-8", shown_key(&key)))?;
         out.push((key, value, &s[start..i]));
     }
 }

@@ -11,7 +11,7 @@ struct Order { id: u64, customer: String, total_cents: u64 }
 
 const ACCEPTS: &[equijson::decode::Accept] = &[/* findings your service accepts */];
 
-let target = equijson_pg::Target::from_url_or_env(None)?;      // URL, DATABASE_URL or ephemeral
+let target = equijson_pg::Target::from_url_or_env(None)?;      // URL, the environment or ephemeral
 let opts = equijson_pg::ScanOptions { table: "orders".into(), column: "doc".into(),
                                       key: Some("id".into()), ..Default::default() };
 let report = equijson_pg::scan::<Order>(target.config(), &opts, ACCEPTS)?;
@@ -50,7 +50,7 @@ fn book_scan_example_runs() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // ---- the book's lines, continued ----
-    let target = equijson_pg::Target::from_url_or_env(None)?; // URL, DATABASE_URL or ephemeral
+    let target = equijson_pg::Target::from_url_or_env(None)?; // URL, the environment or ephemeral
     // ---- (not the book's: the table the example scans) ----
     equijson_pg::connect::connect(target.config())?.batch_execute(
         r#"CREATE TABLE orders (id bigint PRIMARY KEY, doc jsonb);

@@ -37,6 +37,8 @@ pub mod generate;
 pub mod jsonb;
 #[cfg(feature = "decode")]
 pub mod live;
+#[cfg(feature = "decode")]
+mod live_checks;
 mod number;
 mod options;
 mod parse;
@@ -48,6 +50,7 @@ mod ser;
 mod shapes;
 mod stream;
 mod string;
+pub mod untrusted;
 
 pub use canon::Canonicalizer;
 pub use document::{Document, Kind, ValueRef};

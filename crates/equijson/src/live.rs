@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::decode::{Input, Report};
 use crate::diff::DiffStyle;
 use crate::jsonb::{self, JsonbOptions};
+use crate::untrusted::escape;
+
+pub use crate::live_checks::{KEY_SETTINGS, ScanSource};
 
 /// The SQL type of a scanned column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -294,8 +297,12 @@ pub fn check_row_unfinished(
     // The usual jsonb row: the server's text is already in the model's output form, as a
     // one-pass test shows without running the model (which would give it back unchanged).
     let unchanged = kind != ColumnKind::Text && jsonb::is_normalized(value);
+    // Every text the model is held against here is one the server already holds as jsonb
+    // (a stored value, or its own cast): its depth was accepted, whatever the server's
+    // `max_stack_depth` was then, so the model's nesting limit does not apply.
+    let accepted = JsonbOptions::default().server_accepted();
     if kind == ColumnKind::Jsonb && !unchanged {
-        let model = model_text.insert(jsonb::normalize(value, &JsonbOptions::default()));
+        let model = model_text.insert(jsonb::normalize(value, &accepted));
         match model {
             Ok(model) if model.as_bytes() == value => {}
             Ok(model) => out.push(finding(
@@ -321,7 +328,7 @@ pub fn check_row_unfinished(
         // For json, `text` is the server's own `value::jsonb::text` (fetched only where the
         // cast cannot fail): the model must predict it exactly.
         if let Some(server) = text.filter(|&s| !(unchanged && s == value)) {
-            let model = model_text.insert(jsonb::normalize(value, &JsonbOptions::default()));
+            let model = model_text.insert(jsonb::normalize(value, &accepted));
             match model {
                 Ok(model) if model.as_bytes() == server => {}
                 Ok(model) => out.push(finding(
@@ -550,6 +557,15 @@ pub struct ScanReport {
     pub elapsed_secs: f64,
     /// Why the scan stopped early, when it did (password never included).
     pub error: Option<String>,
+    /// Which snapshot of which table was read, when and with which settings (what makes
+    /// shard reports comparable; see [`ScanSource`]).
+    #[serde(default)]
+    pub source: Option<ScanSource>,
+    /// `sha256:HEX` of the canonical JSON (RFC 8785) of the report without this field, or
+    /// `hmac-sha256:HEX` keyed with `EQUIJSON_REPORT_KEY`: written by the tool, checked by
+    /// `report merge`.
+    #[serde(default)]
+    pub digest: Option<String>,
 }
 
 /// A fingerprint of a `--where` condition (FNV-1a, 64 bits, in hex), so that shard
@@ -590,6 +606,8 @@ impl ScanReport {
             peak_rss_bytes: 0,
             elapsed_secs: 0.0,
             error: None,
+            source: None,
+            digest: None,
         }
     }
 
@@ -677,12 +695,23 @@ impl ScanReport {
         out.key_column.clone_from(&first.key_column);
         out.where_fingerprint.clone_from(&first.where_fingerprint);
         out.limit = first.limit;
+        out.source.clone_from(&first.source);
         let n = first.shard.map(|s| s[1]);
         let mut seen = BTreeMap::new();
         let mut complete = true;
         let mut errors = Vec::new();
         for &(label, r) in reports {
+            let problems = r.problems();
+            if !problems.is_empty() {
+                return Err(format!(
+                    "{label} is not a consistent scan report (edited or truncated?): {}",
+                    problems.join("; ")
+                ));
+            }
             Self::check_mergeable((first_label, first), (label, r))?;
+            if n.is_some() {
+                Self::check_same_source((first_label, first), (label, r))?;
+            }
             if let Some([k, _]) = r.shard {
                 seen.entry(k).or_insert_with(Vec::new).push(label);
             }
@@ -809,7 +838,9 @@ impl ScanReport {
         let _ = writeln!(
             s,
             "scan: {}.{}{ty} as {}{shard}",
-            self.table, self.column, self.dto
+            escape(&self.table),
+            escape(&self.column),
+            escape(&self.dto)
         );
         let _ = writeln!(s, "rows_total: {}", self.rows_total);
         let _ = writeln!(s, "rows_read: {}", self.rows_read);
@@ -830,19 +861,23 @@ impl ScanReport {
         } else {
             let _ = writeln!(s, "classes:");
             for (c, n) in &self.classes {
-                let _ = writeln!(s, "  {c}: {n}");
+                let _ = writeln!(s, "  {}: {n}", escape(c));
             }
         }
         if !self.examples.is_empty() {
             let _ = writeln!(s, "examples:");
             for e in &self.examples {
                 let tag = if e.declared { " (declared)" } else { "" };
+                // The key is the row's own text (`--key`): escaped so that it cannot
+                // forge a line of the report or drive the terminal.
                 let _ = writeln!(
                     s,
-                    "  - {}{tag} at key {} pointer {:?}",
-                    e.class, e.key, e.pointer
+                    "  - {}{tag} at key {} pointer {}",
+                    escape(&e.class),
+                    escape(&e.key),
+                    escape(&format!("{:?}", e.pointer))
                 );
-                for line in e.description.lines() {
+                for line in crate::untrusted::escape_lines(&e.description) {
                     let _ = writeln!(s, "      {line}");
                 }
             }
@@ -854,7 +889,7 @@ impl ScanReport {
             self.peak_rss_bytes as f64 / (1024.0 * 1024.0)
         );
         if let Some(e) = &self.error {
-            let _ = writeln!(s, "error: {e}");
+            let _ = writeln!(s, "error: {}", escape(e));
         }
         s
     }

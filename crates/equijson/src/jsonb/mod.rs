@@ -48,6 +48,24 @@ use lex::{JsonError, Lexer};
 /// Measured on PostgreSQL 15.18 (Debian build, x86-64): 14,554 arrays pass, 14,555 fail.
 pub const DEFAULT_MAX_DEPTH: usize = 14_554;
 
+/// Bytes of stack one array level costs the server while parsing (`parse_array` +
+/// `parse_array_element`, PostgreSQL 15.18, x86-64).
+const ARRAY_LEVEL_BYTES: u64 = 144;
+
+/// The deepest array nesting a bound parameter may have on a server whose
+/// `max_stack_depth` is `kb` kilobytes: `kb × 1024 / 144 − 9`, [`DEFAULT_MAX_DEPTH`] at
+/// the default 2048.
+///
+/// Measured on PostgreSQL 15.18 (x86-64) with `(repeat('[', n) || repeat(']', n))::jsonb`
+/// evaluated by the executor, which sits 13 levels deeper than a bound parameter: the
+/// deepest accepted was 14,541 at 2048kB, 29,105 at 4096kB and 50,950 at 7168kB, each
+/// `kb × 1024 / 144 − 22`.
+#[must_use]
+pub fn max_depth_for_stack(kb: u64) -> usize {
+    let levels = (kb.saturating_mul(1024) / ARRAY_LEVEL_BYTES).saturating_sub(9);
+    usize::try_from(levels).unwrap_or(usize::MAX >> 1)
+}
+
 /// Settings of the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -101,6 +119,21 @@ impl JsonbOptions {
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
         self
+    }
+
+    /// Sets [`JsonbOptions::max_depth`] to what a server with `max_stack_depth` of `kb`
+    /// kilobytes accepts ([`max_depth_for_stack`]).
+    #[must_use]
+    pub fn max_stack_depth_kb(self, kb: u64) -> Self {
+        self.max_depth(max_depth_for_stack(kb))
+    }
+
+    /// No nesting limit: for a text the server already holds as jsonb (a stored value, or
+    /// the result of a cast it made), whose depth it has therefore accepted, whatever its
+    /// `max_stack_depth` was then.
+    #[must_use]
+    pub fn server_accepted(self) -> Self {
+        self.max_depth(usize::MAX >> 1)
     }
 
     /// Sets [`JsonbOptions::pg_major`] (e.g. from `server_version_num / 10000`).
@@ -492,4 +525,31 @@ fn check_encoding(input: &[u8]) -> Result<(), JsonbError> {
         return Err(JsonbError::invalid_encoding(input, bad));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_MAX_DEPTH, JsonbOptions, max_depth_for_stack, normalize};
+
+    #[test]
+    fn depth_follows_the_servers_stack() {
+        // Bound-parameter depths are 13 above the executor-cast depths measured on 15.18
+        // (14,541 at 2048kB, 29,105 at 4096kB, 50,950 at 7168kB).
+        assert_eq!(max_depth_for_stack(2048), DEFAULT_MAX_DEPTH);
+        assert_eq!(max_depth_for_stack(4096), 29_105 + 13);
+        assert_eq!(max_depth_for_stack(7168), 50_950 + 13);
+        let deep = format!("{}{}", "[".repeat(30_000), "]".repeat(30_000));
+        assert!(normalize(deep.as_bytes(), &JsonbOptions::default()).is_err());
+        assert!(
+            normalize(
+                deep.as_bytes(),
+                &JsonbOptions::default().max_stack_depth_kb(7168)
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            normalize(deep.as_bytes(), &JsonbOptions::default().server_accepted()).as_deref(),
+            Ok(deep.as_str())
+        );
+    }
 }
