@@ -453,3 +453,61 @@ fn flattened_structs_are_traced_and_tagged_enums_come_from_the_examples() {
         .count();
     assert!(decoded >= 50, "only {decoded} of 200 documents decode");
 }
+
+// ------------------------------------------- only the declared paths run, same report
+
+#[derive(Serialize, Deserialize)]
+struct Mixed {
+    n: u64,
+    x: f64,
+    s: String,
+    o: Option<i32>,
+}
+
+impl Dto for Mixed {
+    fn paths() -> &'static [DecodePath] {
+        &[DecodePath::Dom, DecodePath::Borrow, DecodePath::Canonical]
+    }
+    fn accepts() -> &'static [Accept] {
+        &[Accept {
+            class: Class::RoundTripLoss,
+            only: &[],
+            reason: "test",
+        }]
+    }
+}
+
+/// The report of every path, kept to `T`'s paths and classified again.
+fn kept<T: Dto>(text: &[u8]) -> equijson::decode::Report {
+    let all = equijson::dto::check_all_paths::<T>(text);
+    let outcomes = all
+        .outcomes
+        .into_iter()
+        .filter(|(p, _)| T::paths().contains(p))
+        .collect();
+    equijson::decode::classify_outcomes(all.input_canonical, outcomes, T::accepts())
+}
+
+#[test]
+fn running_only_the_declared_paths_gives_the_report_of_every_path_kept_to_them() {
+    for case in 0..300 {
+        for (text, ok) in [
+            {
+                let mut g = Gen::for_case(21, case, 6);
+                let t = Mixed::generate(&mut g).render(equijson::generate::Style::Seeded(case));
+                let same =
+                    equijson::dto::check::<Mixed>(t.as_bytes()) == kept::<Mixed>(t.as_bytes());
+                (t, same)
+            },
+            {
+                let mut g = Gen::for_case(22, case, 6);
+                let t = Quota::generate(&mut g).render(equijson::generate::Style::Seeded(case));
+                let same =
+                    equijson::dto::check::<Quota>(t.as_bytes()) == kept::<Quota>(t.as_bytes());
+                (t, same)
+            },
+        ] {
+            assert!(ok, "case {case}: {text}");
+        }
+    }
+}
