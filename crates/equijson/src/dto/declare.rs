@@ -45,8 +45,9 @@ pub trait Dto: DeserializeOwned + Serialize + 'static {
         base.rsplit("::").next().unwrap_or(base)
     }
 
-    /// The built-in paths your service decodes with (default: all of them). Findings
-    /// between other paths are not reported unless a check asks for all paths.
+    /// The built-in paths your service decodes with (default: all of them). Only these
+    /// run, so findings of other paths are not reported unless a check asks for all paths
+    /// ([`check_all_paths`]).
     #[must_use]
     fn paths() -> &'static [DecodePath] {
         &DecodePath::ALL
