@@ -8,7 +8,7 @@ default:
 
 # Everything CI checks: format, lints (native + wasm32), tests, number KAT, wasm32 build
 # and tests in Node (same property digests as native).
-verify: fmt-check clippy test kat core-minimal docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test npm-bundlers differential web-verify book
+verify: fmt-check clippy test kat docs package wasm-build wasm-test wasm-test-simd props-cross pglite-sql-canonical pg-versions-quick npm-test npm-bundlers differential web-verify book
 
 # Check formatting.
 fmt-check:
@@ -37,7 +37,7 @@ kat-100m:
 
 # The jsonb model's size and element-count limits (inputs of 34 MB to 1.5 GB; release mode).
 jsonb-limits:
-    cargo test --release --locked -p equijson --test jsonb -- --ignored
+    cargo test --release --locked -p equijson-check --test jsonb -- --ignored
 
 # The core and its binding build for wasm32-unknown-unknown.
 wasm-build:
@@ -66,7 +66,7 @@ props-golden:
 
 # Throughput against serde_jcs, serde_json_canonicalizer and serde_json (prints a table).
 bench *ARGS:
-    cargo bench --locked -p equijson-bench --bench canon -- {{ARGS}}
+    cargo bench --locked -p equijson-bench --features competitors --bench canon -- {{ARGS}}
 
 # Allocations and time per decode path on contact rows (the allocation gate).
 bench-allocs *ARGS:
@@ -93,11 +93,6 @@ demo-offline:
     cargo build -q --release --locked -p equijson-cli
     bash scripts/demo.sh target/release/equijson
 
-# The core without default features (parser, writer, serializer only): clippy and tests.
-core-minimal:
-    cargo clippy -p equijson --no-default-features --all-targets --locked -- -D warnings
-    cargo test -p equijson --no-default-features --locked
-
 # API docs of every crate, warnings as errors.
 docs:
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
@@ -110,7 +105,7 @@ docs:
 package:
     rm -rf target/package
     find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -mindepth 2 -maxdepth 2 -type d -path '*/src/-*/equijson*' -exec rm -rf {} +
-    cargo package --locked --allow-dirty -p equijson -p equijson-pg -p equijson-cli
+    cargo package --locked --allow-dirty -p equijson -p equijson-check -p equijson-pg -p equijson-cli
 
 # Peak RSS of canonicalization and --check, tape (before) against streaming (after).
 bench-memory *ARGS:
@@ -229,10 +224,17 @@ differential *SEEDS="1":
 book:
     mdbook build docs
     node scripts/check-book-links.mjs --html target/book
-    EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --locked -p equijson --test readme -p equijson-pg --test book -p equijson-cli --test book
+    EQUIJSON_REQUIRE_PG="${EQUIJSON_REQUIRE_PG:-1}" cargo test --locked -p equijson-check --test readme -p equijson-pg --test book -p equijson-cli --test book
 
 # --- npm-toolchains ---
 
 # The npm package through esbuild, webpack, Vite, Rollup and workerd, run in node/Chromium/workerd.
 npm-bundlers: npm-pack
     bash scripts/npm-bundlers.sh
+
+# --- serde-user ---
+# The decode engine in a crate built WITH serde_json's float_roundtrip (tests/float-roundtrip-user:
+# its own workspace, lockfile and target dir; ~40 s the first time). Also run by
+# `cargo test -p equijson-cli --test serde_user`.
+float-roundtrip-user:
+    CARGO_TARGET_DIR=target/float-roundtrip-user cargo test --locked --manifest-path tests/float-roundtrip-user/Cargo.toml

@@ -214,7 +214,10 @@ function renderFindings(el, report) {
       const head = `<b>${esc(f.class)}</b>${f.accepted ? ' <span class="pill ok">accepted by the DTO</span>' : ' <span class="pill bad">not accepted</span>'} · ${esc(f.paths.join(', '))}${f.against.length ? ' vs ' + esc(f.against.join(', ')) : ''}`;
       const errs = f.errors.map(([p, m]) => `<li><code>${esc(p)}</code>: ${esc(m)}</li>`).join('');
       const changes = f.changes.map((c) => `<li><code class="wrap">${esc(c)}</code></li>`).join('');
-      return `<div class="finding">${head}<ul class="diff">${errs}${changes}</ul></div>`;
+      const misreads = (f.misreads ?? []).map((m) => `<li><code class="wrap">${esc(m)}</code></li>`).join('');
+      const at = f.class === 'duplicate-name' ? `<li>repeated member at <code>${esc(f.pointer || '(root)')}</code>: readers disagree (last, first or an error)</li>` : '';
+      const fix = misreads ? '<li>fix: serde_json\'s <code>float_roundtrip</code> feature, or a decimal type for money</li>' : '';
+      return `<div class="finding">${head}<ul class="diff">${at}${errs}${changes}${misreads}${fix}</ul></div>`;
     })
     .join('');
 }
@@ -370,6 +373,7 @@ function play() {
   $('out-jsonb').classList.toggle('dim', j.ok === undefined);
   if (r.decode) {
     badge($('out-verdict'), r.decode.verdict, { equivalent: 'pass', accepted: 'pass', rejected: 'running', divergent: 'fail' }[r.decode.verdict]);
+    $('out-serde-numbers').textContent = `serde_json numbers: ${r.decode.serde_json_numbers}`;
     renderPaths($('out-paths'), r.decode);
     renderFindings($('out-findings'), r.decode);
   }

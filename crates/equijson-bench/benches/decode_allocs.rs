@@ -1,5 +1,5 @@
 //! The allocation gate: allocations, bytes and time per decode of a contact row into
-//! `equijson::dto::Contact`, for every decode path a service uses, with a counting global
+//! `equijson_check::dto::Contact`, for every decode path a service uses, with a counting global
 //! allocator.
 //!
 //! `cargo bench -p equijson-bench --bench decode_allocs [-- --quick] [--rows N]`
@@ -176,7 +176,7 @@ fn print_header(config: &Config, corpus: &Corpus) {
     match &corpus.jsonb {
         JsonbSource::ToWire => {
             println!(
-                "- jsonb input: equijson::jsonb::to_wire (the PostgreSQL normalization model)"
+                "- jsonb input: equijson_check::jsonb::to_wire (the PostgreSQL normalization model)"
             );
         }
         JsonbSource::StandIn {
@@ -184,7 +184,7 @@ fn print_header(config: &Config, corpus: &Corpus) {
             first_error,
         } => println!(
             "- jsonb input: STAND-IN wire bytes 0x01 + row text, because \
-             equijson::jsonb::to_wire failed on {failed} of {} rows (first error: {first_error:?}); \
+             equijson_check::jsonb::to_wire failed on {failed} of {} rows (first error: {first_error:?}); \
              the jsonb path measures wire_text + from_slice of the unnormalized text",
             corpus.generated,
         ),

@@ -16,12 +16,12 @@ use std::time::Instant;
 
 use serde::Deserialize as _;
 
-use equijson::generate::Style;
-use equijson::jsonb::{JsonbOptions, normalize};
-use equijson::live::{ColumnKind, Describe, check_row};
-use equijson::props::PropsConfig;
+use equijson_check::generate::Style;
+use equijson_check::jsonb::{JsonbOptions, normalize};
+use equijson_check::props::PropsConfig;
+use equijson_pg::live::{ColumnKind, Describe, check_row};
 
-type Check = dyn Fn(&equijson::decode::Input<'_>) -> equijson::decode::Report;
+type Check = dyn Fn(&equijson_check::decode::Input<'_>) -> equijson_check::decode::Report;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,12 +33,12 @@ fn main() -> Result<(), String> {
         .get(1)
         .map_or(Ok(5), |s| s.parse())
         .map_err(|e| format!("{e}"))?;
-    let spec = equijson::dto::find("contact").ok_or("contact")?;
+    let spec = equijson_check::dto::find("contact").ok_or("contact")?;
     let mut cfg = PropsConfig::new(42, rows, Some(spec));
     cfg.size = 3;
     let docs: Vec<Vec<u8>> = (0..rows)
         .filter_map(|i| {
-            let (tree, style) = equijson::props::case(&cfg, i);
+            let (tree, style) = equijson_check::props::case(&cfg, i);
             let text = tree.render(Style::Seeded(style));
             normalize(text.as_bytes(), &JsonbOptions::default())
                 .ok()
@@ -52,7 +52,7 @@ fn main() -> Result<(), String> {
         bytes / docs.len().max(1)
     );
     let wire: Vec<Vec<u8>> = docs.iter().map(|d| [&[1u8][..], d].concat()).collect();
-    let reference = |i: &equijson::decode::Input<'_>| (spec.check_reference)(i.text);
+    let reference = |i: &equijson_check::decode::Input<'_>| (spec.check_reference)(i.text);
     let checks: [(&str, &Check); 2] = [
         ("reference", &reference),
         ("check_input", &spec.check_input),
@@ -117,13 +117,13 @@ fn time(name: &str, docs: &[Vec<u8>], f: &dyn Fn(&[u8]) -> usize) {
 }
 
 fn parts(docs: &[Vec<u8>]) {
-    use equijson::dto::Contact;
+    use equijson_check::dto::Contact;
     let o = JsonbOptions::default();
     time("jsonb normalize", docs, &|d| {
         normalize(d, &o).map_or(0, |s| s.len())
     });
     time("jsonb is_normalized (the scan's shortcut)", docs, &|d| {
-        usize::from(equijson::jsonb::is_normalized(d))
+        usize::from(equijson_check::jsonb::is_normalized(d))
     });
     time("from_slice Value", docs, &|d| {
         serde_json::from_slice::<serde_json::Value>(d).map_or(0, |_| 1)

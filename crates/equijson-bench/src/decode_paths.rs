@@ -2,14 +2,14 @@
 //! decode step a service performs given its input representation, with that representation
 //! prepared in advance.
 //!
-//! The paths mirror [`equijson::decode::DecodePath`] (plus a no-clone DOM variant and two
-//! reference lines), decoding into [`equijson::dto::Contact`].
+//! The paths mirror [`equijson_check::decode::DecodePath`] (plus a no-clone DOM variant and two
+//! reference lines), decoding into [`equijson_check::dto::Contact`].
 
 use std::hint::black_box;
 
-use equijson::dto::Contact;
-use equijson::generate::{Gen, Style};
-use equijson::jsonb::JsonbOptions;
+use equijson_check::dto::Contact;
+use equijson_check::generate::{Gen, Style};
+use equijson_check::jsonb::JsonbOptions;
 use serde::Deserialize as _;
 use serde_json::Value;
 
@@ -104,7 +104,8 @@ impl Path {
             Self::Direct => de(serde_json::from_slice(&row.text)),
             Self::Borrow => de(Contact::deserialize(&value()?)),
             Self::Jsonb => de(serde_json::from_slice(
-                equijson::jsonb::wire_text(&row.wire).map_err(|e| format!("wire_text: {e}"))?,
+                equijson_check::jsonb::wire_text(&row.wire)
+                    .map_err(|e| format!("wire_text: {e}"))?,
             )),
             Self::Canonical => de(serde_json::from_slice(&row.canonical)),
             Self::Oracle => equijson::to_canonical_vec(&row.decoded)
@@ -148,7 +149,7 @@ impl Path {
                 Ok(())
             }),
             Self::Jsonb => each(rows, |row| {
-                let text = equijson::jsonb::wire_text(&row.wire)?;
+                let text = equijson_check::jsonb::wire_text(&row.wire)?;
                 black_box(serde_json::from_slice::<Contact>(text)?);
                 Ok(())
             }),
@@ -196,7 +197,7 @@ pub struct Row {
 /// Where the jsonb wire bytes came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JsonbSource {
-    /// `equijson::jsonb::to_wire` for every row.
+    /// `equijson_check::jsonb::to_wire` for every row.
     ToWire,
     /// `0x01` + the row text, because `to_wire` failed (on `failed` rows; first error).
     StandIn {
@@ -249,8 +250,8 @@ impl Corpus {
     /// # Errors
     /// The `contact` DTO is not in the catalogue, or no row is usable.
     pub fn generate(count: usize) -> Result<Self, String> {
-        let spec = equijson::dto::find("contact")
-            .ok_or("the DTO catalogue has no `contact` entry (equijson::dto::find)")?;
+        let spec = equijson_check::dto::find("contact")
+            .ok_or("the DTO catalogue has no `contact` entry (equijson_check::dto::find)")?;
         let texts: Vec<Vec<u8>> = std::iter::once(spec.sample.as_bytes().to_vec())
             .chain((0..count as u64).map(|i| {
                 let mut g = Gen::for_case(SEED, i, GEN_SIZE);
@@ -264,7 +265,7 @@ impl Corpus {
         let options = JsonbOptions::default();
         let wires: Vec<_> = texts
             .iter()
-            .map(|t| equijson::jsonb::to_wire(t, &options))
+            .map(|t| equijson_check::jsonb::to_wire(t, &options))
             .collect();
         let failed = wires.iter().filter(|w| w.is_err()).count();
         let jsonb = match wires.iter().find_map(|w| w.as_ref().err()) {

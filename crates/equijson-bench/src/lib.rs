@@ -136,10 +136,7 @@ impl Implementation {
                 runner.run(input)?;
                 runner.out
             }
-            Self::SerdeJcs => serde_jcs::to_vec(&parse_value(input)?).map_err(|e| e.to_string())?,
-            Self::JsonCanonicalizer => {
-                serde_json_canonicalizer::to_vec(&parse_value(input)?).map_err(|e| e.to_string())?
-            }
+            Self::SerdeJcs | Self::JsonCanonicalizer => competitor(self, &parse_value(input)?)?,
             Self::SerdeJsonRoundTrip => {
                 serde_json::to_vec(&parse_value(input)?).map_err(|e| e.to_string())?
             }
@@ -149,6 +146,26 @@ impl Implementation {
             }
         })
     }
+}
+
+/// The output of one of the other RFC 8785 crates (feature `competitors`: they enable
+/// `serde_json`'s `float_roundtrip`, which must not leak into the workspace's other builds).
+#[cfg(feature = "competitors")]
+fn competitor(implementation: Implementation, value: &Value) -> Result<Vec<u8>, String> {
+    match implementation {
+        Implementation::SerdeJcs => serde_jcs::to_vec(value).map_err(|e| format!("serde_jcs: {e}")),
+        _ => serde_json_canonicalizer::to_vec(value)
+            .map_err(|e| format!("serde_json_canonicalizer: {e}")),
+    }
+}
+
+/// Without the feature `competitors`, the other RFC 8785 crates are not built.
+#[cfg(not(feature = "competitors"))]
+fn competitor(implementation: Implementation, _value: &Value) -> Result<Vec<u8>, String> {
+    Err(format!(
+        "{} is not built: add `--features competitors` (cargo bench -p equijson-bench --features competitors)",
+        implementation.name()
+    ))
 }
 
 fn parse_value(input: &[u8]) -> Result<Value, String> {
@@ -195,14 +212,8 @@ impl Runner {
                     .map_err(|e| format!("equijson: {e}"))?;
                 black_box(&self.out).len()
             }
-            Implementation::SerdeJcs => {
-                let out = serde_jcs::to_vec(&parse_value(input)?)
-                    .map_err(|e| format!("serde_jcs: {e}"))?;
-                black_box(out).len()
-            }
-            Implementation::JsonCanonicalizer => {
-                let out = serde_json_canonicalizer::to_vec(&parse_value(input)?)
-                    .map_err(|e| format!("serde_json_canonicalizer: {e}"))?;
+            Implementation::SerdeJcs | Implementation::JsonCanonicalizer => {
+                let out = competitor(self.implementation, &parse_value(input)?)?;
                 black_box(out).len()
             }
             Implementation::SerdeJsonRoundTrip => {
@@ -259,12 +270,15 @@ mod tests {
     fn implementations_agree_on_a_small_document() -> Result<(), String> {
         let input = br#"{"b": [1.0, 1e21, "\u00e9"], "a": {"y": null, "x": true}}"#;
         let expected = r#"{"a":{"x":true,"y":null},"b":[1,1e+21,"é"]}"#.as_bytes();
-        for imp in [
-            Implementation::Equijson,
-            Implementation::SerdeJcs,
-            Implementation::JsonCanonicalizer,
-        ] {
-            assert_eq!(imp.output(input)?, expected, "{}", imp.name());
+        assert_eq!(Implementation::Equijson.output(input)?, expected);
+        for imp in [Implementation::SerdeJcs, Implementation::JsonCanonicalizer] {
+            if cfg!(feature = "competitors") {
+                assert_eq!(imp.output(input)?, expected, "{}", imp.name());
+            } else {
+                // Not built (they would turn on serde_json's float_roundtrip): said so.
+                let e = imp.output(input).err().unwrap_or_default();
+                assert!(e.contains("--features competitors"), "{}: {e}", imp.name());
+            }
         }
         let len = Runner::new(Implementation::Equijson).run(input)?;
         assert_eq!(len, expected.len());

@@ -1,8 +1,8 @@
 //! `equijson decode`: run every decode path on one document and classify the result.
 
 use clap::Args;
-use equijson::decode::Verdict;
-use equijson::diff::DiffStyle;
+use equijson_check::decode::Verdict;
+use equijson_check::diff::DiffStyle;
 
 use crate::exit::Status;
 use crate::input::Source;
@@ -15,10 +15,15 @@ Decode paths (all run on the same input):
   jsonb      PostgreSQL binary jsonb (0x01 + the text the server normalizes it to) -> T
   canonical  the RFC 8785 form of the input -> T
 Results are compared by the canonical JSON of the decoded values. Findings:
+  duplicate-name   an object repeats a member name (readers disagree: last, first, error)
   error-split      some paths decode the input, others reject it
   value-split      all decode it, to different values (JSON-pointer diff shown)
+  float-misread    serde_json read a number to another double than the correctly rounded
+                   one (no `float_roundtrip` feature): the number, both doubles, the fix
   round-trip-loss  re-encoding the decoded value does not give the input back
-A DTO may declare a finding acceptable (see `equijson dtos`).
+A DTO may declare a finding acceptable (see `equijson dtos`), and so may --accept.
+The `serde_json numbers:` line says how this build's serde_json reads numbers (probed at
+run time): `default (fast, not correctly rounded)` or `float_roundtrip (correctly rounded)`.
 
 Exit codes:
   0  equivalent, or only findings the DTO accepts
@@ -40,11 +45,15 @@ pub(crate) struct DecodeArgs {
     /// Show JSON pointers, kinds and lengths, but no values.
     #[arg(long)]
     redact: bool,
+
+    /// Declare these findings acceptable too (repeatable or comma-separated).
+    #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
+    accept: Vec<crate::accept::Acceptable>,
 }
 
 /// Runs `equijson decode`.
 pub(crate) fn run(args: &DecodeArgs) -> Status {
-    let Some(spec) = equijson::dto::find(&args.dto) else {
+    let Some(spec) = equijson_check::dto::find(&args.dto) else {
         eprintln!("equijson: error: unknown DTO {:?}", args.dto);
         return Status::Environment;
     };
@@ -56,12 +65,16 @@ pub(crate) fn run(args: &DecodeArgs) -> Status {
             return Status::Environment;
         }
     };
-    let report = (spec.check)(&input);
+    let report = crate::accept::apply((spec.check)(&input), &args.accept);
     let style = DiffStyle {
         redact: args.redact,
         ..DiffStyle::default()
     };
-    let mut out = format!("dto: {}\n", spec.name);
+    let mut out = format!(
+        "dto: {}\nserde_json numbers: {}\n",
+        spec.name,
+        equijson_check::decode::serde_json_numbers()
+    );
     out.push_str(&report.render(style));
     let status = match report.verdict() {
         Verdict::Equivalent | Verdict::Accepted => Status::Success,

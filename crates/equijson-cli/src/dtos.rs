@@ -22,12 +22,12 @@ pub(crate) struct DtosArgs {
 pub(crate) fn run(args: &DtosArgs) -> Status {
     let mut out = String::new();
     if let Some(name) = &args.sample {
-        if let Some(d) = equijson::dto::find(name) {
+        if let Some(d) = equijson_check::dto::find(name) {
             let _ = writeln!(out, "{}", d.sample);
         }
         return crate::report::emit(&out, Status::Success);
     }
-    for d in equijson::dto::catalogue() {
+    for d in equijson_check::dto::catalogue() {
         let _ = writeln!(out, "{:<14} {}", d.name, d.summary);
         for a in d.accepts {
             let only: Vec<&str> = a.only.iter().map(|p| p.name()).collect();
@@ -47,10 +47,13 @@ pub(crate) fn run(args: &DtosArgs) -> Status {
 
 /// clap value parser: a registered DTO name.
 pub(crate) fn dto_name(s: &str) -> Result<String, String> {
-    if equijson::dto::find(s).is_some() {
+    if equijson_check::dto::find(s).is_some() {
         Ok(s.to_owned())
     } else {
-        let names: Vec<&str> = equijson::dto::catalogue().iter().map(|d| d.name).collect();
+        let names: Vec<&str> = equijson_check::dto::catalogue()
+            .iter()
+            .map(|d| d.name)
+            .collect();
         Err(format!("unknown DTO (known: {})", names.join(", ")))
     }
 }

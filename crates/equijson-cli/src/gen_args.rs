@@ -31,7 +31,7 @@ impl GenArgs {
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
-    equijson::props::parse_seed(s)
+    equijson_check::props::parse_seed(s)
         .ok_or_else(|| "not a 64-bit unsigned seed (decimal or 0x-hex)".to_owned())
 }
 

@@ -1,9 +1,10 @@
-//! The `equijson` command line: a thin shell over the `equijson` core crate.
+//! The `equijson` command line: a thin shell over the `equijson`, `equijson-check` and `equijson-pg` crates.
 
 #![forbid(unsafe_code)]
 // A command-line tool talks on stdout and stderr by design.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod accept;
 mod argv_secrets;
 mod canon;
 mod decode;

@@ -10,9 +10,9 @@ use std::io::{IsTerminal, Write as _};
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use equijson::live::ScanReport;
 use equijson::untrusted::escape;
 use equijson_pg::connect::{PgError, Target};
+use equijson_pg::live::ScanReport;
 use equijson_pg::report_seal;
 use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
 use equijson_pg::scan::{ScanOptions, parse_shard, scan_parallel};
@@ -40,7 +40,7 @@ printed.
 
 Exit codes:
   0  nothing diverges
-  1  something diverges (a finding the DTO does not declare and the model does not explain)
+  1  something diverges (a finding neither the DTO nor --accept declares)
   2  usage, connection or server error, or an incomplete scan (complete: false)";
 
 /// Check decode equivalence against a live PostgreSQL server.
@@ -120,8 +120,11 @@ Report fields (--format json uses exactly these names): table, column, column_ty
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
 start), rows_read, complete, divergences, model_checked, declared, classes, examples
 [{class, key, pointer, declared, description}], rows_per_sec, peak_rss_bytes,
-elapsed_secs, error, source (cluster, database, table oid and relfilenode, snapshot, start
+elapsed_secs, error, serde_json_numbers (how this build's serde_json reads numbers, probed
+at run time), source (cluster, database, table oid and relfilenode, snapshot, start
 time, key-changing settings), digest (sha256, or hmac-sha256 with EQUIJSON_REPORT_KEY).
+Duplicate member names in json and text rows are a finding (duplicate-name, with the
+pointer of the later member) unless the DTO or --accept duplicate-names declares them.
 complete: true means every row of one snapshot was read exactly once (a scan that reads
 another number of rows than it counted, e.g. with a volatile --where, is incomplete).
 Shard reports (--shard K/N) add up with `equijson report merge` only when they read one
@@ -178,6 +181,9 @@ struct ScanArgs {
     /// Show row values in examples (default: kinds and lengths only).
     #[arg(long)]
     show_values: bool,
+    /// Declare these findings acceptable too (repeatable or comma-separated).
+    #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
+    accept: Vec<crate::accept::Acceptable>,
     #[command(flatten)]
     conn: ConnArgs,
     /// Also compare `SCHEMA.equijson_canonical(jsonb)` (see `pg install-sql`) with the Rust
@@ -245,8 +251,8 @@ fn shown_error(e: &PgError) -> String {
 
 fn run_roundtrip(a: &RoundtripArgs) -> Status {
     let g = &a.gen_args;
-    let spec = equijson::dto::find(g.dto.as_deref().unwrap_or("value"))
-        .unwrap_or(&equijson::dto::catalogue()[0]);
+    let spec = equijson_check::dto::find(g.dto.as_deref().unwrap_or("value"))
+        .unwrap_or(&equijson_check::dto::catalogue()[0]);
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
         Err(s) => return s,
@@ -285,7 +291,7 @@ fn run_roundtrip(a: &RoundtripArgs) -> Status {
 
 fn run_scan(a: &ScanArgs) -> Status {
     let dto_name = a.dto.as_deref().unwrap_or("value");
-    let spec = equijson::dto::find(dto_name).unwrap_or(&equijson::dto::catalogue()[0]);
+    let spec = equijson_check::dto::find(dto_name).unwrap_or(&equijson_check::dto::catalogue()[0]);
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
         Err(s) => return s,
@@ -311,7 +317,9 @@ fn run_scan(a: &ScanArgs) -> Status {
         allow_view: a.allow_view,
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
-    let check = |b: &equijson::decode::Input<'_>| (spec.check_input)(b);
+    let check = |b: &equijson_check::decode::Input<'_>| {
+        crate::accept::apply((spec.check_input)(b), &a.accept)
+    };
     let result = scan_parallel(
         target.config(),
         &opts,

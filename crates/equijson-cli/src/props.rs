@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use equijson::props::{PropsConfig, run as run_props};
+use equijson_check::props::{PropsConfig, run as run_props};
 
 use crate::exit::Status;
 
@@ -39,7 +39,7 @@ pub(crate) struct PropsArgs {
 /// Runs `equijson props`.
 pub(crate) fn run(args: &PropsArgs) -> Status {
     let g = &args.gen_args;
-    let dto = g.dto.as_deref().and_then(equijson::dto::find);
+    let dto = g.dto.as_deref().and_then(equijson_check::dto::find);
     let seed = g.seed();
     let mut cfg = PropsConfig::new(seed, g.cases, dto);
     cfg.size = usize::from(g.size);
@@ -58,6 +58,11 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     }
     let mut out = String::new();
     let _ = writeln!(out, "dto: {}", outcome.dto);
+    let _ = writeln!(
+        out,
+        "serde_json numbers: {}",
+        equijson_check::decode::serde_json_numbers()
+    );
     let _ = writeln!(out, "seed: {seed}");
     let _ = writeln!(out, "cases: {}", outcome.cases);
     let _ = writeln!(out, "passed: {}", outcome.passed);

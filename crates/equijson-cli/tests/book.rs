@@ -30,7 +30,7 @@ fn documents() -> Vec<(PathBuf, String)> {
     let mut paths = Vec::new();
     walk(&root.join("docs/src"), &mut paths);
     paths.push(root.join("README.md"));
-    for krate in ["equijson", "equijson-cli", "equijson-pg"] {
+    for krate in ["equijson", "equijson-check", "equijson-cli", "equijson-pg"] {
         paths.push(root.join("crates").join(krate).join("README.md"));
     }
     paths

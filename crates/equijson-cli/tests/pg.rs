@@ -687,3 +687,63 @@ fn usage_errors_do_not_quote_a_password_and_bad_urls_say_why() {
         assert!(all.contains(says) && !all.contains(secret), "{all}");
     }
 }
+
+/// Duplicate member names in a `json` (or `text`) column are a divergence by default, with
+/// the pointer of the later member; `--accept duplicate-names` declares them. The report
+/// states the `serde_json` number mode it decoded under.
+#[test]
+fn scan_of_json_with_duplicate_names_diverges_unless_accepted() {
+    let cluster = seeded(20);
+    let url = cluster.connection_string();
+    let scan = |extra: &[&str]| {
+        let mut args = vec![
+            "pg", "scan", "--table", "contacts", "--column", "raw", "--key", "id", "--dto",
+            "value", "--format", "json",
+        ];
+        args.extend_from_slice(extra);
+        run(&args, &url)
+    };
+    let o = scan(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
+    assert_eq!(
+        v["serde_json_numbers"], "default (fast, not correctly rounded)",
+        "{v}"
+    );
+    // The two hand-written rows with duplicates: a top-level and a nested one.
+    assert_eq!(v["classes"]["duplicate-name"], 2, "{v}");
+    assert_eq!(v["divergences"], 2, "{v}");
+    let pointers: Vec<&str> = v["examples"]
+        .as_array()
+        .expect("examples")
+        .iter()
+        .filter(|e| e["class"] == "duplicate-name")
+        .map(|e| {
+            assert_eq!(e["declared"], false, "{e}");
+            e["pointer"].as_str().expect("pointer")
+        })
+        .collect();
+    assert_eq!(pointers.len(), 2, "{v}");
+    assert!(pointers.contains(&"/display_name"), "{pointers:?}");
+    assert!(pointers.contains(&"/email/0/is_primary"), "{pointers:?}");
+
+    let o = scan(&["--accept", "duplicate-names"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
+    assert_eq!(v["divergences"], 0, "{v}");
+    assert_eq!(v["classes"]["duplicate-name"], 2, "{v}");
+
+    // The human report says the mode too.
+    let o = run(
+        &[
+            "pg", "scan", "--table", "contacts", "--column", "doc", "--dto", "contact",
+        ],
+        &url,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("serde_json numbers: default (fast, not correctly rounded)\n"),
+        "{}",
+        text(&o)
+    );
+}

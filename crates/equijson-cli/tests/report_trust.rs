@@ -354,7 +354,8 @@ fn edited_reports_are_refused_even_with_a_recomputed_hash_when_signed() {
             "{what}: {err}"
         );
         // The editor recomputes the plain hash: the consistency checks still refuse.
-        let mut r: equijson::live::ScanReport = serde_json::from_value(v.clone()).expect("report");
+        let mut r: equijson_pg::live::ScanReport =
+            serde_json::from_value(v.clone()).expect("report");
         equijson_pg::report_seal::seal(&mut r, None).expect("seal");
         let f = dir.write(
             "rehashed.json",
@@ -379,7 +380,7 @@ fn edited_reports_are_refused_even_with_a_recomputed_hash_when_signed() {
     };
     let o = merge_signed(&signed_files[1]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let mut forged: equijson::live::ScanReport =
+    let mut forged: equijson_pg::live::ScanReport =
         serde_json::from_value(signed[1].clone()).expect("report");
     forged.rows_read -= 1;
     forged.rows_total -= 1;

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use equijson::decode::{Accept, Class, DecodePath};
-use equijson::dto::{Dto, Refactor};
+use equijson_check::decode::{Accept, Class, DecodePath};
+use equijson_check::dto::{Dto, Refactor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -107,6 +107,11 @@ impl Dto for AuditEvent {
                 reason: "what jsonb refuses (\\u0000, numbers beyond numeric) is refused at ingest",
             },
             Accept {
+                class: Class::FloatMisread,
+                only: &[],
+                reason: "latency_ms is a measurement: a misread last digit does not matter",
+            },
+            Accept {
                 class: Class::RoundTripLoss,
                 only: &[],
                 reason: "a missing `tags` is stored back as [] and a missing `actor` as null",
@@ -139,6 +144,11 @@ impl Dto for Settings {
                          reaches the service",
             },
             Accept {
+                class: Class::DuplicateName,
+                only: &[],
+                reason: "the admin API refuses a settings document with a repeated name",
+            },
+            Accept {
                 class: Class::RoundTripLoss,
                 only: &[],
                 reason: "an absent retention_days is stored back as null",
@@ -158,11 +168,18 @@ impl Dto for AuditBatch {
     }
 
     fn accepts() -> &'static [Accept] {
-        &[Accept {
-            class: Class::RoundTripLoss,
-            only: &[],
-            reason: "a missing `tags` is stored back as [] and a missing `actor` as null",
-        }]
+        &[
+            Accept {
+                class: Class::FloatMisread,
+                only: &[],
+                reason: "latency_ms is a measurement: a misread last digit does not matter",
+            },
+            Accept {
+                class: Class::RoundTripLoss,
+                only: &[],
+                reason: "a missing `tags` is stored back as [] and a missing `actor` as null",
+            },
+        ]
     }
 
     fn examples() -> &'static [&'static str] {

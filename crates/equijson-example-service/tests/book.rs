@@ -2,18 +2,18 @@
 //! run here, and held to the chapter's text (`crates/equijson/tests/readme.rs` fails on a
 //! rust block of the book that no test holds).
 
-use equijson::decode::{Accept, Class, DecodePath};
-use equijson::dto::{Dto, Refactor};
+use equijson_check::decode::{Accept, Class, DecodePath};
+use equijson_check::dto::{Dto, Refactor};
 use equijson_example_service::{AuditEvent, decode_batch_after, decode_batch_before};
 
 const FIRST_RUN: &str = r"#[derive(serde::Serialize, serde::Deserialize)]
 struct Order { id: u64, customer: String, total_cents: u64 }
 
-impl equijson::dto::Dto for Order {}
+impl equijson_check::dto::Dto for Order {}
 
 #[test]
 fn orders_decode_the_same_way_everywhere() {
-    equijson::props::check_dto::<Order>();
+    equijson_check::props::check_dto::<Order>();
 }";
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -23,16 +23,16 @@ struct Order {
     total_cents: u64,
 }
 
-impl equijson::dto::Dto for Order {}
+impl equijson_check::dto::Dto for Order {}
 
 #[test]
 #[should_panic(expected = "decode paths agree")]
 fn orders_decode_the_same_way_everywhere() {
-    equijson::props::check_dto::<Order>();
+    equijson_check::props::check_dto::<Order>();
 }
 
-const DECLARATION: &str = r##"use equijson::decode::{Accept, Class, DecodePath};
-use equijson::dto::Dto;
+const DECLARATION: &str = r##"use equijson_check::decode::{Accept, Class, DecodePath};
+use equijson_check::dto::Dto;
 
 impl Dto for Settings {
     // The service reads the jsonb column's binary form and the admin API's request text.
@@ -53,6 +53,11 @@ impl Dto for Settings {
                 reason: "what jsonb refuses (\\u0000) never reaches the service",
             },
             Accept {
+                class: Class::DuplicateName,
+                only: &[],
+                reason: "the admin API refuses a settings document with a repeated name",
+            },
+            Accept {
                 class: Class::RoundTripLoss,
                 only: &[],
                 reason: "an absent retention_days is stored back as null",
@@ -67,14 +72,14 @@ impl Dto for Settings {
 
 #[test]
 fn settings_decode_the_same_way() {
-    equijson::props::check_dto::<Settings>();
+    equijson_check::props::check_dto::<Settings>();
 }"##;
 
 mod declaration {
     use std::collections::BTreeMap;
 
-    use equijson::decode::{Accept, Class, DecodePath};
-    use equijson::dto::Dto;
+    use equijson_check::decode::{Accept, Class, DecodePath};
+    use equijson_check::dto::Dto;
 
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -105,6 +110,11 @@ mod declaration {
                     reason: "what jsonb refuses (\\u0000) never reaches the service",
                 },
                 Accept {
+                    class: Class::DuplicateName,
+                    only: &[],
+                    reason: "the admin API refuses a settings document with a repeated name",
+                },
+                Accept {
                     class: Class::RoundTripLoss,
                     only: &[],
                     reason: "an absent retention_days is stored back as null",
@@ -119,7 +129,7 @@ mod declaration {
 
     #[test]
     fn settings_decode_the_same_way() {
-        equijson::props::check_dto::<Settings>();
+        equijson_check::props::check_dto::<Settings>();
     }
 }
 
@@ -134,11 +144,18 @@ impl Dto for AuditBatch {
     }
 
     fn accepts() -> &'static [Accept] {
-        &[Accept {
-            class: Class::RoundTripLoss,
-            only: &[],
-            reason: "absent tags come back as [], absent actors as null",
-        }]
+        &[
+            Accept {
+                class: Class::FloatMisread,
+                only: &[],
+                reason: "latency_ms is a measurement: a misread last digit does not matter",
+            },
+            Accept {
+                class: Class::RoundTripLoss,
+                only: &[],
+                reason: "absent tags come back as [], absent actors as null",
+            },
+        ]
     }
 
     fn examples() -> &'static [&'static str] {
@@ -155,7 +172,7 @@ impl Dto for AuditBatch {
     }
 }
 
-let outcome = equijson::props::run_dto::<AuditBatch>(1, 256);
+let outcome = equijson_check::props::run_dto::<AuditBatch>(1, 256);
 let failure = outcome.first_failure.expect("BEFORE and AFTER differ");
 println!("{}\n{}", failure.shrunk, failure.detail);"#;
 
@@ -170,11 +187,18 @@ impl Dto for AuditBatch {
     }
 
     fn accepts() -> &'static [Accept] {
-        &[Accept {
-            class: Class::RoundTripLoss,
-            only: &[],
-            reason: "absent tags come back as [], absent actors as null",
-        }]
+        &[
+            Accept {
+                class: Class::FloatMisread,
+                only: &[],
+                reason: "latency_ms is a measurement: a misread last digit does not matter",
+            },
+            Accept {
+                class: Class::RoundTripLoss,
+                only: &[],
+                reason: "absent tags come back as [], absent actors as null",
+            },
+        ]
     }
 
     fn examples() -> &'static [&'static str] {
@@ -195,7 +219,7 @@ impl Dto for AuditBatch {
 #[allow(clippy::print_stdout, reason = "the book's lines")]
 fn the_refactor_example_finds_the_difference() {
     // ---- the book's lines ----
-    let outcome = equijson::props::run_dto::<AuditBatch>(1, 256);
+    let outcome = equijson_check::props::run_dto::<AuditBatch>(1, 256);
     let failure = outcome.first_failure.expect("BEFORE and AFTER differ");
     println!("{}\n{}", failure.shrunk, failure.detail);
     // ---- end of the book's lines ----

@@ -12,7 +12,7 @@
 
 use std::process::ExitCode;
 
-use equijson::generate::{Gen, Style};
+use equijson_check::generate::{Gen, Style};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -273,7 +273,7 @@ fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let jobs: u32 = args.get(1).ok_or("jobs")?.parse()?;
     let config: postgres::Config = url.parse()?;
     let cpu_before = cpu_secs(i32::try_from(std::process::id())?, false);
-    let spec = equijson::dto::find("contact").ok_or("contact")?;
+    let spec = equijson_check::dto::find("contact").ok_or("contact")?;
     let opts = ScanOptions {
         table: "contacts".into(),
         column: "doc".into(),

@@ -7,7 +7,7 @@
 
 #![allow(clippy::print_stdout, reason = "an example prints its report")]
 
-use equijson::decode::{Accept, Class};
+use equijson_check::decode::{Accept, Class};
 use equijson_pg::{EphemeralCluster, ScanOptions, Target};
 use serde::{Deserialize, Serialize};
 

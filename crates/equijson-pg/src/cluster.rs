@@ -773,7 +773,7 @@ fn unique_id() -> u64 {
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut state =
         nanos ^ (u64::from(std::process::id()) << 32) ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    equijson::generate::splitmix64(&mut state)
+    equijson_check::generate::splitmix64(&mut state)
 }
 
 fn random_password() -> String {
@@ -784,7 +784,7 @@ fn random_password() -> String {
     if !ok {
         let mut state = unique_id();
         for b in &mut bytes {
-            *b = equijson::generate::splitmix64(&mut state) as u8;
+            *b = equijson_check::generate::splitmix64(&mut state) as u8;
         }
     }
     let mut hex = String::with_capacity(bytes.len() * 2);

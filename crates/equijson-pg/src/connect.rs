@@ -771,7 +771,7 @@ pub fn server_major(client: &mut Client) -> Result<u32, PgError> {
     Ok(num
         .trim()
         .parse::<u32>()
-        .map_or(equijson::jsonb::RECORDED_PG_MAJOR, |n| n / 10_000))
+        .map_or(equijson_check::jsonb::RECORDED_PG_MAJOR, |n| n / 10_000))
 }
 
 #[cfg(test)]

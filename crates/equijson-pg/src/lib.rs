@@ -36,6 +36,8 @@ pub mod cluster;
 pub mod connect;
 pub mod demo;
 pub mod libpq_env;
+pub mod live;
+mod live_checks;
 pub mod report_seal;
 pub mod roundtrip;
 pub mod scan;
@@ -46,9 +48,9 @@ pub mod tls;
 mod watchdog;
 pub mod wire;
 
+pub use crate::live::ScanReport;
 pub use cluster::{ClusterError, EphemeralCluster};
 pub use connect::{ConnectConfig, PgError, Target};
-pub use equijson::live::ScanReport;
 /// The `postgres` client crate this runner is built on (its `Client` is what
 /// [`connect::connect`] returns).
 pub use postgres;

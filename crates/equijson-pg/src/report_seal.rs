@@ -5,7 +5,7 @@
 //! [`REPORT_KEY_ENV`] when the report was written), so an edit is detected even by
 //! someone who recomputes hashes, as long as the key stays secret.
 
-use equijson::live::ScanReport;
+use crate::live::ScanReport;
 use sha2::{Digest as _, Sha256};
 
 /// The environment variable holding the key of `hmac-sha256:` report digests.

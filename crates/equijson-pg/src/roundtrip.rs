@@ -8,12 +8,12 @@
 
 use std::collections::BTreeMap;
 
-use equijson::decode::Report;
-use equijson::dto::DtoSpec;
-use equijson::generate::Style;
-use equijson::jsonb::JsonbOptions;
-use equijson::live::{self, Example, LiveFinding, ServerJsonb};
-use equijson::props::{CaseDigest, PropsConfig};
+use crate::live::{self, Example, LiveFinding, ServerJsonb};
+use equijson_check::decode::Report;
+use equijson_check::dto::DtoSpec;
+use equijson_check::generate::Style;
+use equijson_check::jsonb::JsonbOptions;
+use equijson_check::props::{CaseDigest, PropsConfig};
 use postgres::Client;
 use serde::Serialize;
 
@@ -56,6 +56,9 @@ pub struct RoundtripReport {
     pub examples: Vec<Example>,
     /// Same as `equijson props` for the same seed, cases, DTO and size.
     pub digest: String,
+    /// How the decode paths' `serde_json` read numbers (probed at run time; see
+    /// [`equijson_check::decode::SerdeJsonNumbers`]).
+    pub serde_json_numbers: String,
 }
 
 /// Round trip options.
@@ -91,7 +94,7 @@ pub fn roundtrip_dto(
 pub fn roundtrip<T: serde::de::DeserializeOwned + Serialize>(
     client: &mut Client,
     opts: RoundtripOptions,
-    accepts: equijson::decode::Accepts,
+    accepts: equijson_check::decode::Accepts,
 ) -> Result<RoundtripReport, PgError> {
     let mut cfg = PropsConfig::new(opts.seed, opts.cases, None);
     cfg.size = opts.size;
@@ -99,7 +102,7 @@ pub fn roundtrip<T: serde::de::DeserializeOwned + Serialize>(
         client,
         &cfg,
         std::any::type_name::<T>(),
-        &|b| equijson::decode::check::<T>(b, accepts),
+        &|b| equijson_check::decode::check::<T>(b, accepts),
         &mut |_, _| {},
     )
 }
@@ -122,10 +125,11 @@ fn run(
         classes: BTreeMap::new(),
         examples: Vec::new(),
         digest: String::new(),
+        serde_json_numbers: equijson_check::decode::serde_json_numbers().describe(),
     };
     let mut digest = CaseDigest::new();
     for i in 0..cfg.cases {
-        let (tree, style) = equijson::props::case(cfg, i);
+        let (tree, style) = equijson_check::props::case(cfg, i);
         let text = tree.render(Style::Seeded(style));
         digest.add(text.as_bytes());
         let outcome = session.check_text(text.as_bytes(), check)?;
@@ -317,11 +321,11 @@ impl<'c> Session<'c> {
             if let ServerJsonb::Stored { binary, text } = &server {
                 // 2. The decode paths agree on what the server returns, binary and text.
                 for (form, bytes) in [
-                    ("binary", equijson::jsonb::wire_text(binary).ok()),
+                    ("binary", equijson_check::jsonb::wire_text(binary).ok()),
                     ("text", Some(text.as_slice())),
                 ] {
                     if let Some(b) = bytes {
-                        for mut f in live::decode_findings(&check(b), b, live::Describe::Values) {
+                        for mut f in live::decode_findings(&check(b), live::Describe::Values) {
                             f.description = format!(
                                 "server's jsonb {form} result of a {via} parameter:\n{}",
                                 f.description
@@ -353,9 +357,9 @@ impl<'c> Session<'c> {
                     }
                 }
                 (Some((code, message)), _)
-                    if equijson::jsonb::normalize(
+                    if equijson_check::jsonb::normalize(
                         input,
-                        &equijson::jsonb::JsonbOptions::default(),
+                        &equijson_check::jsonb::JsonbOptions::default(),
                     )
                     .is_ok() =>
                 {
@@ -403,6 +407,7 @@ impl RoundtripReport {
         use std::fmt::Write as _;
         let mut s = String::new();
         let _ = writeln!(s, "dto: {}", self.dto);
+        let _ = writeln!(s, "serde_json numbers: {}", self.serde_json_numbers);
         let _ = writeln!(s, "seed: {}", self.seed);
         let _ = writeln!(s, "cases: {}", self.cases);
         let _ = writeln!(s, "passed: {}", self.passed);

@@ -13,8 +13,8 @@ use std::ops::Range;
 use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Instant;
 
-use equijson::decode::{Input, Report};
-use equijson::live::{self, CheckedRow, ColumnKind, ScanReport};
+use crate::live::{self, CheckedRow, ColumnKind, ScanReport};
+use equijson_check::decode::{Input, Report};
 use postgres::Client;
 
 use crate::connect::{ConnectConfig, PgError, classify, connect};
@@ -148,6 +148,8 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
 
 struct Plan {
     kind: ColumnKind,
+    /// The table, schema-qualified and quoted (the pinned `search_path` holds no user schema).
+    table: String,
     count_sql: String,
     copy_sql: String,
 }
@@ -331,6 +333,7 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
     };
     Ok(Plan {
         kind,
+        table: table.clone(),
         count_sql: format!(
             "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
         ),
@@ -341,7 +344,7 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
 }
 
 /// What the scan's transaction reads: the cluster, database, table (oid, relfilenode),
-/// snapshot, start time and key-changing settings (see [`equijson::live::ScanSource`]).
+/// snapshot, start time and key-changing settings (see [`crate::live::ScanSource`]).
 /// Every name is schema-qualified, so nothing on the `search_path` can stand in for it.
 pub const SOURCE: &str = "SELECT \
      CASE WHEN pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') \
@@ -351,23 +354,25 @@ pub const SOURCE: &str = "SELECT \
      pg_catalog.pg_current_snapshot()::pg_catalog.text, \
      pg_catalog.to_char(pg_catalog.timezone('UTC', pg_catalog.transaction_timestamp()), 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') \
      FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)";
-/// The settings of [`equijson::live::KEY_SETTINGS`] that exist on the server. `$1`: names.
+/// The settings of [`crate::live::KEY_SETTINGS`] that exist on the server. `$1`: names.
 pub const SETTINGS: &str = "SELECT name::pg_catalog.text, setting::pg_catalog.text FROM pg_catalog.pg_settings \
      WHERE name OPERATOR(pg_catalog.=) ANY($1::pg_catalog.text[])";
 
-/// Reads [`equijson::live::ScanSource`] inside the scan's transaction.
+/// Reads [`crate::live::ScanSource`] inside the scan's transaction.
 fn read_source(
     client: &mut Client,
     opts: &ScanOptions,
-) -> Result<equijson::live::ScanSource, postgres::Error> {
-    let row = client.query_one(SOURCE, &[&quote_table(&opts.table)])?;
-    let names: Vec<&str> = equijson::live::KEY_SETTINGS.to_vec();
+    plan: &Plan,
+) -> Result<crate::live::ScanSource, postgres::Error> {
+    // The resolved name: `opts.table` unqualified finds nothing under the pinned search_path.
+    let row = client.query_one(SOURCE, &[&plan.table])?;
+    let names: Vec<&str> = crate::live::KEY_SETTINGS.to_vec();
     let settings = client
         .query(SETTINGS, &[&names])?
         .iter()
         .map(|r| (r.get::<_, String>(0), r.get::<_, String>(1)))
         .collect();
-    Ok(equijson::live::ScanSource {
+    Ok(crate::live::ScanSource {
         system_identifier: row.get(0),
         database: row.get(1),
         table_oid: row.get(2),
@@ -440,7 +445,7 @@ pub fn scan_with(
         })?
         .get(0);
     report.rows_total = total.max(0) as u64;
-    report.source = Some(read_source(&mut client, opts).map_err(|e| scrub(&e))?);
+    report.source = Some(read_source(&mut client, opts, &plan).map_err(|e| scrub(&e))?);
     let started = Instant::now();
     let result = stream(
         &mut client,
@@ -500,14 +505,14 @@ pub fn scan_with(
 pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
     config: impl Into<ConnectConfig>,
     opts: &ScanOptions,
-    accepts: equijson::decode::Accepts,
+    accepts: equijson_check::decode::Accepts,
 ) -> Result<ScanReport, PgError> {
     let name = std::any::type_name::<T>();
     scan_with(
         config,
         opts,
         name,
-        &|b| equijson::decode::check_input::<T>(b, accepts),
+        &|b| equijson_check::decode::check_input::<T>(b, accepts),
         &mut |_, _| {},
     )
 }
@@ -994,9 +999,9 @@ fn record_batch(
             report.model_checked += 1;
         }
         let findings = match value {
-            Some(value) if !c.is_clean() => {
+            Some(_) if !c.is_clean() => {
                 let wants = |class: &str, declared: bool| report.wants_example(class, declared);
-                c.finish(value, &wants, describe)
+                c.finish(&wants, describe)
             }
             _ => Vec::new(),
         };

@@ -2,9 +2,9 @@
 
 use std::io::Write as _;
 
-use equijson::generate::Style;
-use equijson::jsonb::{JsonbOptions, normalize};
-use equijson::props::PropsConfig;
+use equijson_check::generate::Style;
+use equijson_check::jsonb::{JsonbOptions, normalize};
+use equijson_check::props::PropsConfig;
 use postgres::Client;
 
 use crate::connect::{PgError, classify};
@@ -43,8 +43,8 @@ pub fn seed_contacts(
     client
         .batch_execute(&format!("DROP TABLE IF EXISTS {t}; CREATE TABLE {t} (id bigint PRIMARY KEY, doc jsonb, raw json)"))
         .map_err(|e| classify(&e, None))?;
-    let spec =
-        equijson::dto::find("contact").ok_or_else(|| PgError::Usage("no contact DTO".into()))?;
+    let spec = equijson_check::dto::find("contact")
+        .ok_or_else(|| PgError::Usage("no contact DTO".into()))?;
     let mut cfg = PropsConfig::new(seed, rows, Some(spec));
     cfg.size = size;
     let mut w = client
@@ -56,7 +56,7 @@ pub fn seed_contacts(
     let mut written = 0u64;
     let io = |e: std::io::Error| PgError::Lost(e.to_string());
     for i in 0..rows {
-        let (tree, style) = equijson::props::case(&cfg, i);
+        let (tree, style) = equijson_check::props::case(&cfg, i);
         let text = tree.render(Style::Seeded(style));
         copy_line(
             &mut line,

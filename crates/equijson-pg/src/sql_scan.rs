@@ -2,7 +2,7 @@
 
 use postgres::fallible_iterator::FallibleIterator as _;
 
-use equijson::live::{EXAMPLES_PER_CLASS, Example, ScanReport};
+use crate::live::{EXAMPLES_PER_CLASS, Example, ScanReport};
 
 use crate::canonical_sql::{installed, quote_ident};
 use crate::connect::{ConnectConfig, PgError, classify, connect};
@@ -24,7 +24,8 @@ pub struct SqlCanonicalPass {
 
 /// Outcome of one row: `None` when function and core agree, else what differs.
 fn compare_row(raw: &[u8], sql: &str, show_values: bool) -> Option<String> {
-    let model = equijson::jsonb::normalize(raw, &equijson::jsonb::JsonbOptions::default());
+    let model =
+        equijson_check::jsonb::normalize(raw, &equijson_check::jsonb::JsonbOptions::default());
     let jsonb_text = match model {
         Ok(t) => t,
         Err(e) => {
@@ -127,8 +128,11 @@ pub fn compare(
         let raw: String = row.try_get(1).map_err(|e| classify(&e, None))?;
         let out: String = row.try_get(2).map_err(|e| classify(&e, None))?;
         if out.starts_with('!')
-            && equijson::jsonb::normalize(raw.as_bytes(), &equijson::jsonb::JsonbOptions::default())
-                .is_err()
+            && equijson_check::jsonb::normalize(
+                raw.as_bytes(),
+                &equijson_check::jsonb::JsonbOptions::default(),
+            )
+            .is_err()
         {
             pass.rejected += 1;
         }

@@ -9,7 +9,7 @@ mod pg_or_skip;
 const SCAN_EXAMPLE: &str = r#"#[derive(serde::Deserialize, serde::Serialize)]
 struct Order { id: u64, customer: String, total_cents: u64 }
 
-const ACCEPTS: &[equijson::decode::Accept] = &[/* findings your service accepts */];
+const ACCEPTS: &[equijson_check::decode::Accept] = &[/* findings your service accepts */];
 
 let target = equijson_pg::Target::from_url_or_env(None)?;      // URL, the environment or ephemeral
 let opts = equijson_pg::ScanOptions { table: "orders".into(), column: "doc".into(),
@@ -33,7 +33,7 @@ fn book_scan_example_runs() -> Result<(), Box<dyn std::error::Error>> {
         total_cents: u64,
     }
 
-    const ACCEPTS: &[equijson::decode::Accept] = &[/* findings your service accepts */];
+    const ACCEPTS: &[equijson_check::decode::Accept] = &[/* findings your service accepts */];
     // ---- (not the book's: run only where the example can run) ----
 
     const TEST: &str = "book_scan_example_runs";

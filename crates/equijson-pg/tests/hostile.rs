@@ -8,10 +8,10 @@
 
 use std::path::PathBuf;
 
-use equijson::live::ScanReport;
 use equijson_pg::canonical_sql::{FUNCTIONS, InstallOptions, install, install_with};
 use equijson_pg::cluster::{EphemeralCluster, SUPERUSER};
 use equijson_pg::connect::{PgError, connect};
+use equijson_pg::live::ScanReport;
 use equijson_pg::scan::{ScanOptions, scan_parallel};
 use postgres::Client;
 
@@ -106,8 +106,8 @@ fn opts(table: &str, column: &str) -> ScanOptions {
 }
 
 fn scan(config: &postgres::Config, o: &ScanOptions, jobs: u32) -> Result<ScanReport, PgError> {
-    let check = |b: &equijson::decode::Input<'_>| {
-        equijson::decode::check_input::<serde_json::Value>(b, &[])
+    let check = |b: &equijson_check::decode::Input<'_>| {
+        equijson_check::decode::check_input::<serde_json::Value>(b, &[])
     };
     scan_parallel(config, o, jobs, "value", &check, &|_, _| {})
 }
@@ -136,7 +136,7 @@ fn every_tool_path(config: &postgres::Config) -> Vec<(String, u64)> {
         }
     }
     let mut client = connect(config.clone()).expect("connect");
-    let spec = equijson::dto::find("value").expect("dto");
+    let spec = equijson_check::dto::find("value").expect("dto");
     equijson_pg::roundtrip::roundtrip_dto(
         &mut client,
         spec,

@@ -3,9 +3,9 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use equijson::live::ScanReport;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::{PgError, connect};
+use equijson_pg::live::ScanReport;
 use equijson_pg::scan::{ScanOptions, scan_parallel};
 
 /// Scans on another thread and fails the test instead of hanging with it.
@@ -22,8 +22,8 @@ fn scan_within(
     );
     let (config, o) = (config.clone(), o.clone());
     std::thread::spawn(move || {
-        let check = |b: &equijson::decode::Input<'_>| {
-            equijson::decode::check_input::<serde_json::Value>(b, &[])
+        let check = |b: &equijson_check::decode::Input<'_>| {
+            equijson_check::decode::check_input::<serde_json::Value>(b, &[])
         };
         let _ = tx.send(scan_parallel(
             &config,
@@ -182,8 +182,8 @@ fn memory_child() {
         threads: 2,
         ..ScanOptions::default()
     };
-    let check = |b: &equijson::decode::Input<'_>| {
-        equijson::decode::check_input::<serde_json::Value>(b, &[])
+    let check = |b: &equijson_check::decode::Input<'_>| {
+        equijson_check::decode::check_input::<serde_json::Value>(b, &[])
     };
     let r =
         equijson_pg::scan::scan_with(config, &o, "value", &check, &mut |_, _| {}).expect("scan");

@@ -9,7 +9,7 @@ mod pg_or_skip;
 
 use std::path::PathBuf;
 
-use equijson::jsonb::JsonbOptions;
+use equijson_check::jsonb::JsonbOptions;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::{connect, server_major};
 use equijson_pg::roundtrip::Session;
@@ -111,7 +111,7 @@ fn recorded_jsonb_tables_on_this_server_version() {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut client = connect(cluster.config()).expect("connect");
     let major = server_major(&mut client).expect("version");
-    let value = equijson::dto::find("value").expect("value DTO");
+    let value = equijson_check::dto::find("value").expect("value DTO");
     let mut inputs = rows("normalize.tsv");
     inputs.extend(rows("errors.tsv"));
     inputs.extend(rows("versions.tsv"));
@@ -162,7 +162,7 @@ fn version_table_on_this_server_version() {
             Ok(text) => format!("text {text}"),
             Err((code, _)) => format!("error {code}"),
         };
-        let modelled = match equijson::jsonb::normalize(input.as_bytes(), &model) {
+        let modelled = match equijson_check::jsonb::normalize(input.as_bytes(), &model) {
             Ok(t) => format!("text {t}"),
             Err(e) => format!("error {}", e.code()),
         };

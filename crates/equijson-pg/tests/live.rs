@@ -6,8 +6,8 @@ mod pg_or_skip;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use equijson::decode::{Input, check_input};
-use equijson::props::PropsConfig;
+use equijson_check::decode::{Input, check_input};
+use equijson_check::props::PropsConfig;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::{PgError, connect};
 use equijson_pg::roundtrip::{RoundtripOptions, Session, roundtrip_dto};
@@ -27,7 +27,7 @@ fn roundtrip_digest_matches_props_and_model_matches_server() {
     }
     let (_cluster, mut client) = start();
     for (dto, seed) in [("value", 11u64), ("contact", 12)] {
-        let spec = equijson::dto::find(dto).expect("dto");
+        let spec = equijson_check::dto::find(dto).expect("dto");
         let r = roundtrip_dto(
             &mut client,
             spec,
@@ -39,7 +39,7 @@ fn roundtrip_digest_matches_props_and_model_matches_server() {
             &mut |_, _| {},
         )
         .expect("roundtrip");
-        let props = equijson::props::run(&PropsConfig::new(seed, 150, Some(spec)), |_, _| {});
+        let props = equijson_check::props::run(&PropsConfig::new(seed, 150, Some(spec)), |_, _| {});
         assert_eq!(r.digest, props.digest, "{dto}");
         assert_eq!(r.failed, 0, "{}", r.render());
         assert_eq!(r.passed, 150);
@@ -53,7 +53,7 @@ fn rejections_carry_the_predicted_sqlstate() {
     }
     let (_cluster, mut client) = start();
     let mut session = Session::new(&mut client).expect("session");
-    let value = |b: &[u8]| equijson::decode::check::<serde_json::Value>(b, &[]);
+    let value = |b: &[u8]| equijson_check::decode::check::<serde_json::Value>(b, &[]);
     // (input, SQLSTATE the server and the model give for jsonb, None when accepted)
     let table: &[(&str, Option<&str>)] = &[
         (r#"{"a":"\u0000"}"#, Some("22P05")),
@@ -85,22 +85,22 @@ fn rejections_carry_the_predicted_sqlstate() {
 fn a_model_miss_is_reported_not_hidden() {
     // The model is the thing under test; feed the comparison a server answer that differs
     // from what the model predicts and check that it is a finding.
-    let server = equijson::live::ServerJsonb::Stored {
+    let server = equijson_pg::live::ServerJsonb::Stored {
         binary: b"\x01{\"a\": 1}".to_vec(),
         text: b"{\"a\": 1}".to_vec(),
     };
-    let f = equijson::live::compare_jsonb(br#"{"a":2}"#, "text", &server);
+    let f = equijson_pg::live::compare_jsonb(br#"{"a":2}"#, "text", &server);
     assert!(f.iter().any(|f| f.class == "model-text"), "{f:?}");
-    let rejected = equijson::live::ServerJsonb::Rejected {
+    let rejected = equijson_pg::live::ServerJsonb::Rejected {
         code: "22P02".into(),
         message: "x".into(),
     };
     assert_eq!(
-        equijson::live::compare_jsonb(br#"{"a":2}"#, "text", &rejected)[0].class,
+        equijson_pg::live::compare_jsonb(br#"{"a":2}"#, "text", &rejected)[0].class,
         "model-accepts"
     );
     assert_eq!(
-        equijson::live::compare_jsonb(br#""\u0000""#, "text", &rejected)[0].class,
+        equijson_pg::live::compare_jsonb(br#""\u0000""#, "text", &rejected)[0].class,
         "model-sqlstate"
     );
 }
@@ -121,7 +121,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
         .expect("count")
         .get(0);
     assert!(remaining > 1000 && (remaining as u64) < rows);
-    let spec = equijson::dto::find("contact").expect("contact");
+    let spec = equijson_check::dto::find("contact").expect("contact");
     let config = cluster.config();
     let full = ScanOptions {
         table: "contacts".into(),
@@ -206,7 +206,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
             };
             reports.push(scan_with(&config, &o, "value", &record, &mut |_, _| {}).expect("shard"));
         }
-        let merged = equijson::live::ScanReport::merge(&reports).expect("merge");
+        let merged = equijson_pg::live::ScanReport::merge(&reports).expect("merge");
         assert!(merged.complete);
         assert_eq!(merged.rows_read, remaining as u64, "key {key:?}");
         let seen = seen.into_inner().expect("lock");
@@ -224,7 +224,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
             "key {key:?}: a row was read by two shards"
         );
         // A missing shard makes the merge incomplete.
-        let partial = equijson::live::ScanReport::merge(&reports[..2]).expect("merge");
+        let partial = equijson_pg::live::ScanReport::merge(&reports[..2]).expect("merge");
         assert!(!partial.complete);
     }
 }
@@ -335,21 +335,21 @@ fn statement_timeout_mid_scan_is_incomplete() {
 #[test]
 fn json_rows_are_held_against_the_servers_jsonb_text() {
     let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
-    let kind = equijson::live::ColumnKind::Json;
-    let ok = equijson::live::check_row(
+    let kind = equijson_pg::live::ColumnKind::Json;
+    let ok = equijson_pg::live::check_row(
         kind,
         br#"{"b":1,"a":2,"a":3}"#,
         Some(br#"{"a": 3, "b": 1}"#),
         &value,
-        equijson::live::Describe::Redacted,
+        equijson_pg::live::Describe::Redacted,
     );
     assert!(!ok.iter().any(|f| f.class.starts_with("model")), "{ok:?}");
-    let miss = equijson::live::check_row(
+    let miss = equijson_pg::live::check_row(
         kind,
         br#"{"a":1.0}"#,
         Some(br#"{"a": 1}"#),
         &value,
-        equijson::live::Describe::Redacted,
+        equijson_pg::live::Describe::Redacted,
     );
     assert!(
         miss.iter().any(|f| f.class == "model-text" && !f.declared),
@@ -437,7 +437,7 @@ fn scans_read_an_exported_snapshot_and_jobs_share_one() {
 }
 
 /// What a report says about the rows, without its timings.
-fn findings_of(r: &equijson::live::ScanReport) -> String {
+fn findings_of(r: &equijson_pg::live::ScanReport) -> String {
     let mut r = r.clone();
     r.elapsed_secs = 0.0;
     r.rows_per_sec = 0.0;
@@ -458,7 +458,7 @@ fn checker_threads_give_the_single_thread_report() {
     // tricky rows that diverge, in jsonb and json, keyed and by row number.
     seed_contacts(&mut client, "contacts", 3000, 5, 3, true).expect("seed");
     let config = cluster.config();
-    let spec = equijson::dto::find("contact").expect("contact");
+    let spec = equijson_check::dto::find("contact").expect("contact");
     for column in ["doc", "raw"] {
         for key in [Some("id"), None] {
             let run = |threads: usize| {
@@ -604,7 +604,7 @@ fn roundtrip_never_touches_a_user_table_of_the_same_name() {
     let mut config = cluster.config();
     config.options("-c search_path=public,pg_temp");
     let mut client = connect(config).expect("connect");
-    let spec = equijson::dto::find("value").expect("dto");
+    let spec = equijson_check::dto::find("value").expect("dto");
     let opts = RoundtripOptions {
         seed: 3,
         cases: 20,
@@ -686,15 +686,22 @@ fn a_domain_over_jsonb_or_json_is_scanned_as_its_base_type() {
         };
         scan_with(cluster.config(), &o, "value", &value, &mut |_, _| {})
     };
-    for (column, kind) in [
-        ("a", equijson::live::ColumnKind::Jsonb),
-        ("b", equijson::live::ColumnKind::Jsonb),
-        ("c", equijson::live::ColumnKind::Json),
+    // c (json) keeps `{"y":1,"y":2}`: a duplicate-name divergence (no DTO declares it).
+    for (column, kind, divergences) in [
+        ("a", equijson_pg::live::ColumnKind::Jsonb, 0),
+        ("b", equijson_pg::live::ColumnKind::Jsonb, 0),
+        ("c", equijson_pg::live::ColumnKind::Json, 1),
     ] {
         let r = run(column).expect("domain column");
         assert_eq!(r.column_type, Some(kind), "{column}");
         assert!(
-            r.complete && r.rows_read == 1 && r.divergences == 0,
+            r.complete && r.rows_read == 1 && r.divergences == divergences,
+            "{}",
+            r.render()
+        );
+        assert_eq!(
+            r.classes.contains_key("duplicate-name"),
+            divergences == 1,
             "{}",
             r.render()
         );

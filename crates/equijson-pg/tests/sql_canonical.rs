@@ -16,7 +16,7 @@ mod pg_or_skip;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use equijson::props::PropsConfig;
+use equijson_check::props::PropsConfig;
 use equijson_pg::canonical_sql;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::connect;
@@ -306,13 +306,13 @@ fn generated_documents_of_every_dto() {
     }
     let (_cluster, mut client) = start();
     let mut total = 0;
-    for spec in equijson::dto::catalogue() {
+    for spec in equijson_check::dto::catalogue() {
         let cases = if spec.name == "value" { 6_000 } else { 3_000 } / if quick() { 10 } else { 1 };
         let cfg = PropsConfig::new(0x5e1_c0de, cases, Some(spec));
         let docs: Vec<String> = (0..cases)
             .map(|i| {
-                let (tree, style) = equijson::props::case(&cfg, i);
-                tree.render(equijson::generate::Style::Seeded(style))
+                let (tree, style) = equijson_check::props::case(&cfg, i);
+                tree.render(equijson_check::generate::Style::Seeded(style))
             })
             .collect();
         let outcomes = run(&mut client, &docs);
@@ -419,7 +419,7 @@ fn scan_pass_finds_a_sabotaged_function() {
         ..Default::default()
     };
     let config = cluster.config();
-    let mut report = equijson::live::ScanReport::new("docs", "j", "value");
+    let mut report = equijson_pg::live::ScanReport::new("docs", "j", "value");
     let pass = sql_scan::compare(&config, &opts, "public", &mut report).expect("pass");
     assert_eq!((pass.rows, pass.rejected, pass.differing), (5, 1, 0));
     assert_eq!(report.divergences, 0);
@@ -430,7 +430,7 @@ fn scan_pass_finds_a_sabotaged_function() {
              LANGUAGE sql IMMUTABLE AS $$ SELECT name $$",
         )
         .expect("sabotage");
-    let mut report = equijson::live::ScanReport::new("docs", "j", "value");
+    let mut report = equijson_pg::live::ScanReport::new("docs", "j", "value");
     let pass = sql_scan::compare(&config, &opts, "public", &mut report).expect("pass");
     assert_eq!(pass.differing, 1);
     assert_eq!(report.classes.get(sql_scan::CLASS), Some(&1));

@@ -1,11 +1,11 @@
-//! WebAssembly bindings over the `equijson` core: a thin layer, all logic lives in the core.
+//! WebAssembly bindings over `equijson` and `equijson-check`: a thin layer, all logic lives in those crates.
 //!
 //! JavaScript calls `await init()` once (wasm-bindgen's generated loader), then these
 //! functions. Results that have structure are returned as JSON text for `JSON.parse`.
 
 #![forbid(unsafe_code)]
 
-use equijson::diff::DiffStyle;
+use equijson_check::diff::DiffStyle;
 use wasm_bindgen::prelude::*;
 
 /// The RFC 8785 canonical form of a JSON text.
@@ -53,7 +53,7 @@ pub fn canonicalize_bytes(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
 #[wasm_bindgen]
 #[must_use]
 pub fn dtos() -> String {
-    let list: Vec<serde_json::Value> = equijson::dto::catalogue()
+    let list: Vec<serde_json::Value> = equijson_check::dto::catalogue()
         .iter()
         .map(|d| {
             let accepts: Vec<serde_json::Value> = d
@@ -79,8 +79,8 @@ pub fn dtos() -> String {
 /// A JS `Error` for an unknown DTO name or a string with unpaired surrogates.
 #[wasm_bindgen]
 pub fn decode(dto: &str, text: &js_sys::JsString, redact: bool) -> Result<String, JsError> {
-    let spec =
-        equijson::dto::find(dto).ok_or_else(|| JsError::new(&format!("unknown DTO {dto:?}")))?;
+    let spec = equijson_check::dto::find(dto)
+        .ok_or_else(|| JsError::new(&format!("unknown DTO {dto:?}")))?;
     let text = utf8(text)?;
     let report = (spec.check)(text.as_bytes());
     let style = DiffStyle {
@@ -89,6 +89,7 @@ pub fn decode(dto: &str, text: &js_sys::JsString, redact: bool) -> Result<String
     };
     Ok(serde_json::json!({
         "dto": spec.name,
+        "serde_json_numbers": serde_json_numbers(),
         "verdict": report.verdict().name(),
         "text": report.render(style),
     })
@@ -114,11 +115,11 @@ pub fn props(
     size: Option<u32>,
 ) -> Result<String, JsError> {
     let cfg = config(seed, cases, dto.as_deref(), size)?;
-    let out = equijson::props::run(&cfg, |_, _| {});
+    let out = equijson_check::props::run(&cfg, |_, _| {});
     Ok(outcome_json(cfg.seed, out))
 }
 
-fn outcome_json(seed: u64, out: equijson::props::PropsOutcome) -> String {
+fn outcome_json(seed: u64, out: equijson_check::props::PropsOutcome) -> String {
     let failure = out.first_failure.map(|f| {
         let report = (out_spec(out.dto).check)(f.shrunk.as_bytes());
         serde_json::json!({
@@ -133,6 +134,7 @@ fn outcome_json(seed: u64, out: equijson::props::PropsOutcome) -> String {
     });
     serde_json::json!({
         "dto": out.dto,
+        "serde_json_numbers": serde_json_numbers(),
         "seed": seed.to_string(),
         "cases": out.cases,
         "passed": out.passed,
@@ -143,8 +145,8 @@ fn outcome_json(seed: u64, out: equijson::props::PropsOutcome) -> String {
     .to_string()
 }
 
-fn out_spec(name: &str) -> &'static equijson::dto::DtoSpec {
-    equijson::dto::find(name).unwrap_or(&equijson::dto::catalogue()[0])
+fn out_spec(name: &str) -> &'static equijson_check::dto::DtoSpec {
+    equijson_check::dto::find(name).unwrap_or(&equijson_check::dto::catalogue()[0])
 }
 
 /// The run configuration from the arguments JavaScript passes.
@@ -153,17 +155,17 @@ fn config(
     cases: u32,
     dto: Option<&str>,
     size: Option<u32>,
-) -> Result<equijson::props::PropsConfig, JsError> {
-    let seed = equijson::props::parse_seed(seed)
+) -> Result<equijson_check::props::PropsConfig, JsError> {
+    let seed = equijson_check::props::parse_seed(seed)
         .ok_or_else(|| JsError::new(&format!("bad seed {seed:?}")))?;
     let spec = match dto {
         None | Some("") => None,
         Some(name) => Some(
-            equijson::dto::find(name)
+            equijson_check::dto::find(name)
                 .ok_or_else(|| JsError::new(&format!("unknown DTO {name:?}")))?,
         ),
     };
-    let mut cfg = equijson::props::PropsConfig::new(seed, u64::from(cases), spec);
+    let mut cfg = equijson_check::props::PropsConfig::new(seed, u64::from(cases), spec);
     if let Some(size) = size {
         if size > 32 {
             return Err(JsError::new(&format!("size {size} is above 32")));
@@ -178,7 +180,7 @@ fn config(
 #[wasm_bindgen]
 pub struct PropsRunner {
     seed: u64,
-    run: Option<equijson::props::PropsRun>,
+    run: Option<equijson_check::props::PropsRun>,
 }
 
 #[wasm_bindgen]
@@ -201,7 +203,7 @@ impl PropsRunner {
         let cfg = config(seed, cases, dto.as_deref(), size)?;
         Ok(Self {
             seed: cfg.seed,
-            run: Some(equijson::props::PropsRun::new(cfg)),
+            run: Some(equijson_check::props::PropsRun::new(cfg)),
         })
     }
 
@@ -229,7 +231,7 @@ impl PropsRunner {
     pub fn finished(&self) -> bool {
         self.run
             .as_ref()
-            .is_none_or(equijson::props::PropsRun::is_finished)
+            .is_none_or(equijson_check::props::PropsRun::is_finished)
     }
 
     /// The outcome as JSON text (as [`props`] returns it, plus the shrunk case's
@@ -265,7 +267,7 @@ pub fn case_texts(
 ) -> Result<Vec<String>, JsError> {
     let cfg = config(seed, 0, dto.as_deref(), size)?;
     Ok((start..start.saturating_add(count))
-        .map(|i| equijson::props::case_text(&cfg, u64::from(i)))
+        .map(|i| equijson_check::props::case_text(&cfg, u64::from(i)))
         .collect())
 }
 
@@ -311,8 +313,8 @@ fn jsonb_json(text: &js_sys::JsString) -> serde_json::Value {
             "message": "the string holds an unpaired surrogate (not valid Unicode text)",
         }});
     };
-    let options = equijson::jsonb::JsonbOptions::default();
-    match equijson::jsonb::normalize(utf8.as_bytes(), &options) {
+    let options = equijson_check::jsonb::JsonbOptions::default();
+    match equijson_check::jsonb::normalize(utf8.as_bytes(), &options) {
         Ok(t) => serde_json::json!({ "ok": t }),
         Err(e) => {
             let (line, column) = e
@@ -330,8 +332,8 @@ fn jsonb_json(text: &js_sys::JsString) -> serde_json::Value {
     }
 }
 
-fn report_json(report: &equijson::decode::Report) -> serde_json::Value {
-    use equijson::decode::PathResult;
+fn report_json(report: &equijson_check::decode::Report) -> serde_json::Value {
+    use equijson_check::decode::PathResult;
     let outcomes: Vec<serde_json::Value> = report
         .outcomes
         .iter()
@@ -363,10 +365,13 @@ fn report_json(report: &equijson::decode::Report) -> serde_json::Value {
                 "against": f.against.iter().map(|p| p.name()).collect::<Vec<_>>(),
                 "errors": f.errors.iter().map(|(p, m)| serde_json::json!([p.name(), m])).collect::<Vec<_>>(),
                 "changes": f.changes.iter().map(|c| c.display(DiffStyle::default())).collect::<Vec<_>>(),
+                "misreads": f.misreads.iter().map(|m| m.describe(false)).collect::<Vec<_>>(),
+                "pointer": f.pointer(),
             })
         })
         .collect();
     serde_json::json!({
+        "serde_json_numbers": serde_json_numbers(),
         "verdict": report.verdict().name(),
         "outcomes": outcomes,
         "findings": findings,
@@ -382,8 +387,8 @@ fn report_json(report: &equijson::decode::Report) -> serde_json::Value {
 /// A JS `Error` for an unknown DTO name.
 #[wasm_bindgen]
 pub fn analyze(text: &js_sys::JsString, dto: &str) -> Result<String, JsError> {
-    let spec =
-        equijson::dto::find(dto).ok_or_else(|| JsError::new(&format!("unknown DTO {dto:?}")))?;
+    let spec = equijson_check::dto::find(dto)
+        .ok_or_else(|| JsError::new(&format!("unknown DTO {dto:?}")))?;
     let decode = match utf8(text) {
         Ok(t) => report_json(&(spec.check)(t.as_bytes())),
         Err(_) => serde_json::Value::Null,
@@ -397,11 +402,19 @@ pub fn analyze(text: &js_sys::JsString, dto: &str) -> Result<String, JsError> {
     .to_string())
 }
 
+/// How this module's `serde_json` reads numbers, probed at run time (the decode paths
+/// run it): `default (fast, not correctly rounded)` or `float_roundtrip (correctly rounded)`.
+#[wasm_bindgen(js_name = serdeJsonNumbers)]
+#[must_use]
+pub fn serde_json_numbers() -> String {
+    equijson_check::decode::serde_json_numbers().describe()
+}
+
 /// The DTO `equijson props` exercises when no `--dto` is given.
 #[wasm_bindgen(js_name = defaultDto)]
 #[must_use]
 pub fn default_dto() -> String {
-    equijson::props::PropsConfig::new(0, 0, None)
+    equijson_check::props::PropsConfig::new(0, 0, None)
         .dto_name()
         .to_owned()
 }

@@ -41,7 +41,7 @@ fn property_digests_match_the_native_ones() {
 
 #[wasm_bindgen_test]
 fn random_stream_is_the_native_one() {
-    let mut r = equijson::generate::Rng::new(0);
+    let mut r = equijson_check::generate::Rng::new(0);
     let got: Vec<u64> = (0..4).map(|_| r.next_u64()).collect();
     let want: Vec<u64> = include_str!("../../../tests/data/rng-seed0.txt")
         .split_whitespace()

@@ -447,8 +447,8 @@ impl<'d> ValueRef<'d> {
     /// (their stored forms are canonical number text and unescaped strings, both of
     /// which the canonical text is a one-to-one function of) and writing out only
     /// containers.
-    #[cfg(feature = "decode")]
-    pub(crate) fn same_canonical(&self, other: &ValueRef<'_>) -> bool {
+    #[must_use]
+    pub fn same_canonical(&self, other: &ValueRef<'_>) -> bool {
         let (a, b) = (self.node(), other.node());
         let string = |t: Tag| matches!(t, Tag::String | Tag::Key);
         match (a.tag, b.tag) {
@@ -814,7 +814,7 @@ impl Sink for Builder {
     }
 }
 
-#[cfg(all(test, feature = "decode"))]
+#[cfg(test)]
 mod tests {
     use super::Document;
     use crate::Options;

@@ -9,10 +9,10 @@
 //! - [`Document`] is the parsed form, for inspecting values without recursion.
 //! - [`Options`] selects the policies; the defaults are strict RFC 8785.
 //!
-//! With `default-features = false` the crate is only the parser, the canonical writer and
-//! the serializer (dependencies: `serde`, `zmij`). The features `jsonb`, `decode`,
-//! `generate`, `dto` and `props` (all on by default) add the jsonb model, the decode engine
-//! and diffs, the generators, the DTO catalogue and property runs.
+//! Its only dependencies are `serde` and `zmij` (no `serde_json`): it is the library a
+//! signing or JavaScript-interop user adds. The decode-equivalence validator (decode
+//! engine, jsonb model, diffs, generators, DTO catalogue, property runs) is the crate
+//! `equijson-check`; the live PostgreSQL runner is `equijson-pg`.
 //!
 //! ```
 //! let canonical = equijson::canonicalize(br#"{"b": [1.0, 1e21], "a": "\u00e9"}"#)?;
@@ -23,28 +23,12 @@
 #![forbid(unsafe_code)]
 
 mod canon;
-#[cfg(feature = "decode")]
-pub mod decode;
-#[cfg(feature = "decode")]
-pub mod diff;
 mod document;
-#[cfg(feature = "dto")]
-pub mod dto;
 mod error;
-#[cfg(feature = "generate")]
-pub mod generate;
-#[cfg(feature = "jsonb")]
-pub mod jsonb;
-#[cfg(feature = "decode")]
-pub mod live;
-#[cfg(feature = "decode")]
-mod live_checks;
 mod number;
 mod options;
 mod parse;
 pub mod pointer;
-#[cfg(feature = "props")]
-pub mod props;
 mod scan;
 mod ser;
 mod shapes;
@@ -57,7 +41,7 @@ pub use document::{Document, Kind, ValueRef};
 pub use error::{Error, ErrorKind, Location, Result, line_column};
 pub use number::format_f64;
 pub use options::{DEFAULT_MAX_DEPTH, InexactNumbers, NegativeZero, Noncharacters, Options};
-pub use ser::{to_canonical_string, to_canonical_vec, to_canonical_vec_with};
+pub use ser::{to_canonical_string, to_canonical_vec, to_canonical_vec_with, to_comparison_vec};
 pub use string::cmp_utf16;
 
 /// Canonicalizes JSON text with the default (strict RFC 8785) [`Options`].

@@ -120,10 +120,11 @@ impl Options {
         }
     }
 
-    /// The comparison form of the decode engine: RFC 8785, except that integers (integer
-    /// literals in text, integer-typed values) keep all their digits.
-    #[cfg(feature = "decode")]
-    pub(crate) fn comparison() -> Self {
+    /// The comparison form of decode-equivalence checks (`equijson-check`): RFC 8785,
+    /// except that integers (integer literals in text, integer-typed values) keep all
+    /// their digits, so `9007199254740993` and `9007199254740992` differ.
+    #[must_use]
+    pub fn comparison() -> Self {
         Self {
             exact_integers: true,
             ..Self::default()

@@ -97,10 +97,13 @@ fn decimal(negative: bool, mut n: u128, buf: &mut [u8; 40]) -> &str {
     std::str::from_utf8(&buf[i..]).unwrap_or("0")
 }
 
-/// The decode engine's comparison form of `value`: RFC 8785, except that integer-typed
-/// values keep all their digits (so `u64::MAX` and `u64::MAX - 1` differ).
-#[cfg(feature = "decode")]
-pub(crate) fn to_comparison_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+/// The comparison form of `value` (decode-equivalence checks compare values by it):
+/// RFC 8785, except that integer-typed values keep all their digits (so `u64::MAX` and
+/// `u64::MAX - 1` differ), as [`Options::comparison`] writes text.
+///
+/// # Errors
+/// As [`to_canonical_vec`].
+pub fn to_comparison_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     to_canonical_vec_with(value, &Options::comparison())
 }
 

@@ -715,7 +715,7 @@ impl Val {
 
 /// RFC 8785 over a `serde_json::Value`, written from the spec and never calling equijson.
 fn reference(text: &[u8]) -> Result<Vec<u8>, String> {
-    let v: serde_json::Value = serde_json::from_slice(text).map_err(|e| e.to_string())?;
+    let v = value_read_exactly(text).map_err(|e| e.to_string())?;
     let mut out = String::new();
     reference_value(&v, &mut out);
     Ok(out.into_bytes())
@@ -723,7 +723,7 @@ fn reference(text: &[u8]) -> Result<Vec<u8>, String> {
 
 #[path = "shared/reference_jcs.rs"]
 mod reference_jcs;
-use reference_jcs::{ecmascript_number, reference_value};
+use reference_jcs::{ecmascript_number, reference_value, value_read_exactly};
 
 #[test]
 #[allow(
@@ -838,7 +838,7 @@ fn prop_matches_reference(c: Case) -> TestResult {
         ));
     }
     // The serializer path agrees too.
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let value = value_read_exactly(text.as_bytes()).unwrap();
     match equijson::to_canonical_vec(&value) {
         Ok(v) if v == want => TestResult::passed(),
         other => TestResult::error(format!(

@@ -153,3 +153,122 @@ fn shortest_digits(x: f64) -> (String, i64) {
     }
     (s, e)
 }
+
+/// Marks a number token wrapped as a string by [`value_read_exactly`] (never in real input:
+/// it starts with two control characters and a name), and its spelling in JSON text.
+const NUMBER_MARK: &str = "\u{1}\u{2}equijson-reference-number:";
+const NUMBER_MARK_JSON: &str = r"\u0001\u0002equijson-reference-number:";
+
+/// `serde_json::from_slice::<Value>` with every number read as `str::parse` reads it
+/// (correctly rounded), whatever `serde_json`'s number mode: without `float_roundtrip`
+/// `serde_json` reads some doubles one unit in the last place off, and the oracle must not.
+/// Valid, finite number tokens go to `serde_json` as marked strings and come back as the
+/// number `float_roundtrip` would give; anything else is left for `serde_json` to judge.
+pub(crate) fn value_read_exactly(text: &[u8]) -> serde_json::Result<serde_json::Value> {
+    let mut wrapped = Vec::with_capacity(text.len() + 16);
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while let Some(&c) = text.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+                wrapped.extend_from_slice(&text[start..i.min(text.len())]);
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while text
+                    .get(i)
+                    .is_some_and(|c| matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                {
+                    i += 1;
+                }
+                let token = &text[start..i];
+                let finite = std::str::from_utf8(token)
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .is_some_and(f64::is_finite);
+                if is_json_number(token) && finite {
+                    wrapped.push(b'"');
+                    wrapped.extend_from_slice(NUMBER_MARK_JSON.as_bytes());
+                    wrapped.extend_from_slice(token);
+                    wrapped.push(b'"');
+                } else {
+                    wrapped.extend_from_slice(token);
+                }
+            }
+            _ => {
+                wrapped.push(b);
+                i += 1;
+            }
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_slice(&wrapped)?;
+    unmark(&mut value);
+    Ok(value)
+}
+
+/// RFC 8259's number grammar.
+fn is_json_number(t: &[u8]) -> bool {
+    let digits = |t: &[u8], i: &mut usize| {
+        let s = *i;
+        while t.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > s
+    };
+    let mut i = usize::from(t.first() == Some(&b'-'));
+    match t.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(t, &mut i);
+        }
+        _ => return false,
+    }
+    if t.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(t, &mut i) {
+            return false;
+        }
+    }
+    if matches!(t.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(t.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digits(t, &mut i) {
+            return false;
+        }
+    }
+    i == t.len()
+}
+
+/// Marked strings back to numbers: integers that fit as `u64`/`i64` exactly (as `serde_json`
+/// holds them), others as the correctly rounded double.
+fn unmark(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => {
+            if let Some(t) = s.strip_prefix(NUMBER_MARK) {
+                let n = if let Ok(u) = t.parse::<u64>() {
+                    Some(serde_json::Number::from(u))
+                } else if let Ok(i) = t.parse::<i64>() {
+                    Some(serde_json::Number::from(i))
+                } else {
+                    t.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
+                };
+                if let Some(n) = n {
+                    *v = Value::Number(n);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(unmark),
+        Value::Object(map) => map.values_mut().for_each(unmark),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}

@@ -3,7 +3,7 @@
 //!
 //! Included by `#[path]` from `tests/entry_points.rs`, `tests/properties.rs`, `tests/jsonb.rs`
 //! and `tests/stream.rs`. It is kept
-//! apart from `equijson::generate::Rng` on purpose: the tests that use it check equijson
+//! apart from `equijson_check::generate::Rng` on purpose: the tests that use it check equijson
 //! against references of their own and draw their inputs without equijson's code.
 #![allow(dead_code, reason = "each test file uses the part it needs")]
 
