@@ -15,11 +15,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::diff::{Change, DiffStyle, cut, diff_texts, unencodable_change};
 
-mod located;
+mod algebra;
+pub(crate) mod located;
 mod numbers;
 mod record;
 pub mod reference;
 
+pub use algebra::accepted;
 pub use numbers::{MISREAD_FIX, Misread, PROBES, SerdeJsonNumbers, misread, serde_json_numbers};
 
 /// A way of turning JSON text into a typed value.
@@ -35,10 +37,15 @@ pub enum DecodePath {
     JsonbWire,
     /// The RFC 8785 canonical form of the text -> `T`.
     Canonical,
+    /// The user's own decode function as it was (see [`crate::dto::Dto::refactor`]).
+    Before,
+    /// The user's own decode function as it is now (see [`crate::dto::Dto::refactor`]).
+    After,
 }
 
 impl DecodePath {
-    /// Every path, in report order.
+    /// Every built-in path, in report order (the user's [`DecodePath::Before`] and
+    /// [`DecodePath::After`] come after them when a DTO declares them).
     pub const ALL: [Self; 5] = [
         Self::Dom,
         Self::Direct,
@@ -56,6 +63,8 @@ impl DecodePath {
             Self::Borrow => "borrow",
             Self::JsonbWire => "jsonb",
             Self::Canonical => "canonical",
+            Self::Before => "before",
+            Self::After => "after",
         }
     }
 
@@ -68,6 +77,8 @@ impl DecodePath {
             Self::Borrow => "T::deserialize(&Value)",
             Self::JsonbWire => "PostgreSQL binary jsonb (0x01 + normalized text) -> T",
             Self::Canonical => "RFC 8785 canonical text -> T",
+            Self::Before => "the user's decode function before the refactor",
+            Self::After => "the user's decode function after the refactor",
         }
     }
 }
@@ -97,7 +108,8 @@ pub enum PathResult {
 }
 
 impl PathResult {
-    pub(crate) fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
+    /// The result of a decode: the comparison form of the value, or the error's message.
+    pub fn of<T: Serialize, E: fmt::Display>(r: Result<T, E>) -> Self {
         match r {
             Ok(v) => match equijson::to_comparison_vec(&v) {
                 Ok(bytes) => Self::Decoded(bytes),
@@ -498,18 +510,13 @@ fn indent(s: &str) -> String {
 pub struct Accept {
     /// The class accepted.
     pub class: Class,
-    /// Only when the paths on the "other side" are among these (error splits: the failing
-    /// paths; value splits: the paths that differ from the baseline). Empty: any paths.
+    /// The paths this entry grants for its class (error splits: the failing paths; value
+    /// splits: the paths that differ from the baseline; round-trip losses: the baseline's
+    /// paths). Empty: every path. Entries add up: a finding is accepted when every path on
+    /// its side is granted by some entry of its class (see [`accepted`]).
     pub only: &'static [DecodePath],
     /// Why this is acceptable for this DTO.
     pub reason: &'static str,
-}
-
-impl Accept {
-    fn covers(&self, class: Class, other_side: &[DecodePath]) -> bool {
-        self.class == class
-            && (self.only.is_empty() || other_side.iter().all(|p| self.only.contains(p)))
-    }
 }
 
 /// Which disagreements a DTO declares acceptable.
@@ -821,7 +828,11 @@ fn changes_between(old: &PathResult, new: &PathResult) -> Vec<Change> {
 }
 
 /// The comparison form of the input (see the module documentation), or why it has none.
-pub(crate) fn input_comparison_form(input: &[u8]) -> equijson::Result<Vec<u8>> {
+/// The comparison form of `input` (see the module documentation).
+///
+/// # Errors
+/// Why `input` has none (the first error of the text).
+pub fn input_comparison_form(input: &[u8]) -> equijson::Result<Vec<u8>> {
     equijson::canonicalize_with(input, &equijson::Options::comparison())
 }
 
@@ -836,6 +847,24 @@ pub(crate) fn classify(
     results: [PathResult; 5],
     accepts: Accepts,
 ) -> Report {
+    classify_outcomes(
+        input,
+        comparison,
+        DecodePath::ALL.into_iter().zip(results).collect(),
+        accepts,
+    )
+}
+
+/// Classifies the results of any set of paths (in report order) for `input`, whose
+/// comparison form (or why it has none) is `comparison`, with `accepts`: the report
+/// [`check`] gives when the paths are all of [`DecodePath::ALL`].
+#[must_use]
+pub fn classify_outcomes(
+    input: &[u8],
+    comparison: equijson::Result<Vec<u8>>,
+    outcomes: Vec<(DecodePath, PathResult)>,
+    accepts: &[Accept],
+) -> Report {
     // A duplicate member name is the comparison form's error (the first error of the text).
     let duplicate = match &comparison {
         Err(e) if matches!(e.kind(), equijson::ErrorKind::DuplicateKey(_)) => {
@@ -844,8 +873,6 @@ pub(crate) fn classify(
         _ => None,
     };
     let input_canonical = comparison.map_err(|e| e.to_string());
-    let outcomes: Vec<(DecodePath, PathResult)> =
-        DecodePath::ALL.into_iter().zip(results).collect();
     let mut findings: Vec<Finding> = Vec::new();
     let applicable: Vec<&(DecodePath, PathResult)> = outcomes
         .iter()
@@ -863,7 +890,7 @@ pub(crate) fn classify(
             _ => None,
         })
         .collect();
-    let accepted = |c: Class, other: &[DecodePath]| accepts.iter().any(|a| a.covers(c, other));
+    let accepted = |c: Class, other: &[DecodePath]| accepted(accepts, c, other);
 
     if !decoded.is_empty() && !failed.is_empty() {
         let failing: Vec<DecodePath> = failed.iter().map(|(p, _)| *p).collect();

@@ -9,6 +9,11 @@ use crate::diff::DiffStyle;
 use crate::dto::{self, DtoSpec};
 use crate::generate::{Gen, Json, Style, shrink};
 
+mod signature;
+mod user;
+
+pub use user::{DEFAULT_CASES, DEFAULT_SEED, EnvConfig, check_dto, judge, run_dto, try_check_dto};
+
 /// What to run.
 #[derive(Debug, Clone, Copy)]
 pub struct PropsConfig {
@@ -106,6 +111,9 @@ pub struct PropsOutcome {
     pub passed: u64,
     /// Cases on which some property failed.
     pub failed: u64,
+    /// Passed cases that every decode path rejected: they check nothing about decoding
+    /// (a run whose cases are all rejected tests the generator, not the DTO).
+    pub rejected: u64,
     /// SHA-256 (hex) over the canonical form of every case, in order: the portable
     /// fingerprint of what was generated.
     pub digest: String,
@@ -195,6 +203,7 @@ pub struct PropsRun {
     next: u64,
     passed: u64,
     failed: u64,
+    rejected: u64,
     first_failure: Option<Failure>,
 }
 
@@ -209,6 +218,7 @@ impl PropsRun {
             next: 0,
             passed: 0,
             failed: 0,
+            rejected: 0,
             first_failure: None,
         }
     }
@@ -221,8 +231,12 @@ impl PropsRun {
             let (tree, style) = case(&self.cfg, i);
             let text = tree.render(Style::Seeded(style));
             self.digest.add(text.as_bytes());
-            match failing_property(self.spec, &tree, style) {
-                None => self.passed += 1,
+            let (failing, rejected) = check_case(self.spec, &tree, style);
+            match failing {
+                None => {
+                    self.passed += 1;
+                    self.rejected += u64::from(rejected);
+                }
                 Some(property) => {
                     self.failed += 1;
                     if self.first_failure.is_none() {
@@ -264,6 +278,7 @@ impl PropsRun {
             cases: self.next,
             passed: self.passed,
             failed: self.failed,
+            rejected: self.rejected,
             digest,
             first_failure: self.first_failure,
         }
@@ -272,49 +287,50 @@ impl PropsRun {
 
 /// What a failure looks like, so that shrinking keeps the same failure and does not wander
 /// off to a different one: the property and, for decode disagreements, the first
-/// unaccepted finding's class and paths.
+/// unaccepted finding's class, paths and place (see [`signature::first_unaccepted`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Signature {
     property: Property,
-    finding: Option<(crate::decode::Class, Vec<crate::decode::DecodePath>)>,
+    finding: Option<Vec<signature::FindingSignature>>,
 }
 
 fn signature_of(spec: &DtoSpec, property: Property, text: &str) -> Signature {
     let finding = (property == Property::PathsAgree)
-        .then(|| {
-            let report = (spec.check)(text.as_bytes());
-            report.findings.into_iter().find(|f| !f.accepted).map(|f| {
-                let mut paths = f.against;
-                paths.extend(f.errors.iter().map(|(p, _)| *p));
-                (f.class, paths)
-            })
-        })
+        .then(|| signature::first_unaccepted(&(spec.check)(text.as_bytes())))
         .flatten();
     Signature { property, finding }
 }
 
 /// The first property that fails on a document spelled with `style`, if any.
 fn failing_property(spec: &DtoSpec, tree: &Json, style: u64) -> Option<Property> {
+    check_case(spec, tree, style).0
+}
+
+/// The first property that fails, and whether every decode path rejected the document.
+fn check_case(spec: &DtoSpec, tree: &Json, style: u64) -> (Option<Property>, bool) {
     let text = tree.render(Style::Seeded(style));
     let canonical = equijson::canonicalize(text.as_bytes());
     if let Ok(c) = &canonical {
         if equijson::canonicalize(c).as_ref().ok() != Some(c) {
-            return Some(Property::Idempotent);
+            return (Some(Property::Idempotent), false);
         }
     }
     let other = tree.render(Style::Seeded(style.rotate_left(17) ^ 0x5DEE_CE66_D1CE_4E5B));
     let same = match (&canonical, equijson::canonicalize(other.as_bytes())) {
         (Ok(a), Ok(b)) => *a == b,
-        (Err(a), Err(b)) => a.kind() == b.kind(),
+        // With a repeated name, the error found first (that name, or another error in a
+        // member the order puts first) depends on the order.
+        (Err(a), Err(b)) => a.kind() == b.kind() || repeats_a_name(tree),
         _ => false,
     };
     if !same {
-        return Some(Property::PermutationInvariant);
+        return (Some(Property::PermutationInvariant), false);
     }
-    if (spec.check)(text.as_bytes()).is_divergent() {
-        return Some(Property::PathsAgree);
+    match (spec.check)(text.as_bytes()).verdict() {
+        crate::decode::Verdict::Divergent => (Some(Property::PathsAgree), false),
+        crate::decode::Verdict::Rejected => (None, true),
+        _ => (None, false),
     }
-    None
 }
 
 fn shrink_failure(
@@ -359,6 +375,21 @@ fn shrink_failure(
         shrunk,
         steps,
         detail,
+    }
+}
+
+/// Whether an object of `tree` has a name twice (mutations of example documents do).
+fn repeats_a_name(tree: &Json) -> bool {
+    match tree {
+        Json::Array(items) => items.iter().any(repeats_a_name),
+        Json::Object(members) => {
+            members
+                .iter()
+                .enumerate()
+                .any(|(i, (k, _))| members[..i].iter().any(|(j, _)| j == k))
+                || members.iter().any(|(_, v)| repeats_a_name(v))
+        }
+        _ => false,
     }
 }
 

@@ -209,10 +209,12 @@ fn blocks<'a>(doc: &'a str, lang: &str) -> Vec<(usize, &'a str)> {
 #[test]
 fn every_rust_example_in_the_docs_is_compiled_by_a_test() {
     // A rust block counts when a test holds its exact text as a constant (and runs its
-    // lines): this file's EXAMPLE and FRONT_PAGE, and equijson-pg's tests/book.rs.
+    // lines): this file's EXAMPLE and FRONT_PAGE, equijson-pg's tests/book.rs and the
+    // example service's tests/book.rs (the declaration examples).
     let tested = [
         include_str!("readme.rs"),
         include_str!("../../equijson-pg/tests/book.rs"),
+        include_str!("../../equijson-example-service/tests/book.rs"),
     ];
     let mut seen = 0;
     for (path, text) in documents() {
@@ -221,7 +223,7 @@ fn every_rust_example_in_the_docs_is_compiled_by_a_test() {
             assert!(
                 tested.iter().any(|t| t.contains(block)),
                 "{}:{line}: a ```rust example no test compiles: add it to crates/equijson-check/tests/readme.rs \
-                 (or crates/equijson-pg/tests/book.rs) as a const and run its lines",
+                 (or crates/equijson-pg/tests/book.rs, crates/equijson-example-service/tests/book.rs) as a const and run its lines",
                 path.display()
             );
         }

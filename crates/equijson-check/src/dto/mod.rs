@@ -3,6 +3,7 @@
 
 mod article;
 mod contact;
+mod declare;
 mod drive_policy;
 mod event_context;
 mod ledger;
@@ -10,6 +11,7 @@ mod value;
 
 pub use article::{Article, ArticleAuthor, ArticleBatch};
 pub use contact::{Contact, ContactKind, EmailAddress, PhoneNumber, PostalAddress};
+pub use declare::{DecodeFn, Dto, Refactor, check, check_all_paths, check_with, spec};
 pub use drive_policy::DrivePolicy;
 pub use event_context::{ContextMap, ContextValue, EventContext};
 pub use ledger::{LedgerEntry, LedgerEntryFamily};

@@ -1,8 +1,11 @@
 //! Portable property-based generation: the same `(seed, case)` gives the same input on
 //! every target, with quickcheck-style shrinking of failures.
 
+pub mod edges;
 mod json;
 mod rng;
+pub mod trace;
+pub mod typed;
 
 pub use json::{EDGE_NUMBERS, Json, Style};
 pub use rng::{Rng, splitmix64};

@@ -1,0 +1,178 @@
+//! Property runs for a user's [`Dto`], and the one-liner for a `#[test]`:
+//! `equijson_check::props::check_dto::<MyDto>()`, seeded, replayable from the environment.
+
+use super::{PropsConfig, PropsOutcome, run};
+use crate::dto::{Dto, spec};
+
+/// The seed of a run when `EQUIJSON_SEED` is not set: runs are reproducible by default.
+pub const DEFAULT_SEED: u64 = 0x00E9_0150_0000_0017;
+/// The case count when `EQUIJSON_CASES` is not set.
+pub const DEFAULT_CASES: u64 = 256;
+
+/// A run's seed and case count, from `EQUIJSON_SEED` (decimal or `0x`-hex) and
+/// `EQUIJSON_CASES`, or the defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvConfig {
+    /// Seed of the run.
+    pub seed: u64,
+    /// Number of cases.
+    pub cases: u64,
+}
+
+impl EnvConfig {
+    /// Reads the environment (a variable set to the empty string counts as unset).
+    ///
+    /// # Errors
+    /// A variable that is set but not a number, named with its value.
+    pub fn from_env() -> Result<Self, String> {
+        Self::from_vars(
+            std::env::var("EQUIJSON_SEED")
+                .ok()
+                .as_deref()
+                .filter(|s| !s.is_empty()),
+            std::env::var("EQUIJSON_CASES")
+                .ok()
+                .as_deref()
+                .filter(|s| !s.is_empty()),
+        )
+    }
+
+    /// The configuration given the two variables' values.
+    ///
+    /// # Errors
+    /// As [`EnvConfig::from_env`].
+    pub fn from_vars(seed: Option<&str>, cases: Option<&str>) -> Result<Self, String> {
+        let seed = match seed {
+            Some(s) => super::parse_seed(s.trim())
+                .ok_or_else(|| format!("EQUIJSON_SEED={s:?} is not a decimal or 0x-hex u64"))?,
+            None => DEFAULT_SEED,
+        };
+        let cases = match cases {
+            Some(c) => c
+                .trim()
+                .parse()
+                .map_err(|_| format!("EQUIJSON_CASES={c:?} is not a case count"))?,
+            None => DEFAULT_CASES,
+        };
+        Ok(Self { seed, cases })
+    }
+}
+
+/// Runs the properties on `cases` documents generated for `T` from `seed` (with `T`'s
+/// paths, functions and accepted findings).
+#[must_use]
+pub fn run_dto<T: Dto>(seed: u64, cases: u64) -> PropsOutcome {
+    run(&PropsConfig::new(seed, cases, Some(spec::<T>())), |_, _| {})
+}
+
+/// [`check_dto`] without panicking: the outcome when every property held, or the message
+/// `check_dto` panics with.
+///
+/// # Errors
+/// A failing case (shrunk, with its finding and the command that replays it), a run whose
+/// every case was rejected by every path, or unreadable `EQUIJSON_*` variables.
+pub fn try_check_dto<T: Dto>() -> Result<PropsOutcome, String> {
+    let env = EnvConfig::from_env()?;
+    let outcome = run_dto::<T>(env.seed, env.cases);
+    judge(&outcome, env, &replay_command()).map(|()| outcome)
+}
+
+/// The test one-liner: runs the properties for `T` and panics with the shrunk case, its
+/// finding and the replay command when one fails.
+///
+/// ```no_run
+/// #[derive(serde::Serialize, serde::Deserialize)]
+/// struct Order { id: u64, note: String }
+/// impl equijson_check::dto::Dto for Order {}
+///
+/// #[test]
+/// fn order_decodes_the_same_way_everywhere() {
+///     equijson_check::props::check_dto::<Order>();
+/// }
+/// ```
+///
+/// The seed and the number of cases come from `EQUIJSON_SEED` and `EQUIJSON_CASES`
+/// ([`DEFAULT_SEED`], [`DEFAULT_CASES`] when unset).
+///
+/// # Panics
+/// As [`try_check_dto`] errs.
+pub fn check_dto<T: Dto>() {
+    if let Err(m) = try_check_dto::<T>() {
+        panic!("{m}");
+    }
+}
+
+/// `Ok` for a run that passed and checked something; the failure message otherwise.
+///
+/// # Errors
+/// The first failure (shrunk), or every case rejected.
+pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<(), String> {
+    if let Some(f) = &outcome.first_failure {
+        return Err(format!(
+            "equijson: {dto}: {failed} of {cases} cases failed; the first, case {case}: {property}\n\
+             original: {original}\n\
+             shrunk ({steps} steps): {shrunk}\n\
+             {detail}\n\
+             replay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={cases_to} {command}",
+            dto = outcome.dto,
+            failed = outcome.failed,
+            cases = outcome.cases,
+            case = f.case,
+            property = f.property.name(),
+            original = f.original,
+            steps = f.steps,
+            shrunk = f.shrunk,
+            detail = f.detail.trim_end(),
+            seed = env.seed,
+            cases_to = f.case + 1,
+        ));
+    }
+    if outcome.cases > 0 && outcome.rejected == outcome.cases {
+        return Err(format!(
+            "equijson: {dto}: every one of the {n} cases was rejected by every decode path, so \
+             nothing was checked: give the DTO examples() or a generate() that makes documents \
+             it decodes\nreplay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={n} {command}",
+            dto = outcome.dto,
+            n = outcome.cases,
+            seed = env.seed,
+        ));
+    }
+    Ok(())
+}
+
+/// `cargo test <this test> -- --exact`, named from the test thread (libtest names each
+/// test's thread after the test).
+fn replay_command() -> String {
+    match std::thread::current().name() {
+        Some(name) if name != "main" => format!("cargo test {name} -- --exact"),
+        _ => "cargo test".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFAULT_CASES, DEFAULT_SEED, EnvConfig};
+
+    #[test]
+    fn the_environment_sets_seed_and_cases() {
+        assert_eq!(
+            EnvConfig::from_vars(None, None),
+            Ok(EnvConfig {
+                seed: DEFAULT_SEED,
+                cases: DEFAULT_CASES
+            })
+        );
+        assert_eq!(
+            EnvConfig::from_vars(Some("0x10"), Some(" 7 ")),
+            Ok(EnvConfig { seed: 16, cases: 7 })
+        );
+        let e = EnvConfig::from_vars(Some("x"), None)
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("EQUIJSON_SEED=\"x\""), "{e}");
+        let e = EnvConfig::from_vars(None, Some("-1"))
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("EQUIJSON_CASES"), "{e}");
+    }
+}
