@@ -16,7 +16,8 @@ export interface CanonicalizeOptions {
 }
 
 /**
- * The kinds of error: the Rust core's `ErrorKind` names, plus those of JavaScript values,
+ * The kinds of error: the Rust core's `ErrorKind` names (`ErrorKind::name`, also what the
+ * reviewers' page reports), plus two of JavaScript values (`UnsupportedType`, `Cycle`),
  * plus two of the environment: `WasmBlocked` (a Content-Security-Policy without
  * `'wasm-unsafe-eval'`, or a runtime that compiles no WebAssembly from bytes, refused the
  * module; the message says what to change) and `NotInitialized` (`equijson/slim` called
@@ -42,12 +43,12 @@ export type ErrorKind =
   | 'DuplicateKey'
   | 'NestingTooDeep'
   | 'InputTooLarge'
+  | 'KeyMustBeString'
+  | 'Custom'
   | 'UnsupportedType'
   | 'Cycle'
-  | 'Custom'
   | 'WasmBlocked'
-  | 'NotInitialized'
-  | 'Other';
+  | 'NotInitialized';
 
 /** Where an error is: a position in text, or a JSON pointer into a JavaScript value. */
 export interface ErrorLocation {

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 mod transcode;
 use transcode::{is_ascii, utf8_to_utf16, utf16_to_utf8};
 
-use equijson::{Canonicalizer, Error, ErrorKind, InexactNumbers, NegativeZero, Noncharacters};
+use equijson::{Canonicalizer, Error, InexactNumbers, NegativeZero, Noncharacters};
 use equijson::{Location, Options};
 use sha2::{Digest, Sha256};
 use wasm_bindgen::prelude::*;
@@ -331,15 +331,15 @@ pub fn release() {
     });
 }
 
-/// The last error's kind, as the name of its [`ErrorKind`] variant (`"DuplicateKey"`),
-/// or `""` when the last call succeeded.
+/// The last error's kind, [`equijson::ErrorKind::name`] (`"DuplicateKey"`), or `""` when the
+/// last call succeeded.
 #[wasm_bindgen(js_name = errorKind)]
 #[must_use]
 pub fn error_kind() -> String {
     with_state(|s| {
         s.error
             .as_ref()
-            .map_or("", |e| kind_name(e.kind()))
+            .map_or("", |e| e.kind().name())
             .to_owned()
     })
 }
@@ -364,35 +364,6 @@ pub fn error_position() -> Vec<u32> {
         }) => vec![offset as u32, line as u32, column as u32],
         _ => Vec::new(),
     })
-}
-
-/// The stable name of an error kind: its variant name.
-#[must_use]
-pub fn kind_name(kind: &ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::UnexpectedEof { .. } => "UnexpectedEof",
-        ErrorKind::UnexpectedCharacter { .. } => "UnexpectedCharacter",
-        ErrorKind::TrailingCharacters => "TrailingCharacters",
-        ErrorKind::TrailingComma => "TrailingComma",
-        ErrorKind::InvalidUtf8 => "InvalidUtf8",
-        ErrorKind::ByteOrderMark => "ByteOrderMark",
-        ErrorKind::ControlCharacterInString(_) => "ControlCharacterInString",
-        ErrorKind::InvalidEscape => "InvalidEscape",
-        ErrorKind::LoneSurrogate(_) => "LoneSurrogate",
-        ErrorKind::Noncharacter(_) => "Noncharacter",
-        ErrorKind::InvalidNumber(_) => "InvalidNumber",
-        ErrorKind::InvalidLiteral(_) => "InvalidLiteral",
-        ErrorKind::NumberOutOfRange => "NumberOutOfRange",
-        ErrorKind::NegativeZero => "NegativeZero",
-        ErrorKind::InexactNumber { .. } => "InexactNumber",
-        ErrorKind::NonFiniteNumber => "NonFiniteNumber",
-        ErrorKind::DuplicateKey(_) => "DuplicateKey",
-        ErrorKind::NestingTooDeep { .. } => "NestingTooDeep",
-        ErrorKind::InputTooLarge => "InputTooLarge",
-        ErrorKind::KeyMustBeString => "KeyMustBeString",
-        ErrorKind::Custom(_) => "Custom",
-        _ => "Other",
-    }
 }
 
 #[cfg(test)]

@@ -272,7 +272,8 @@ pub fn case_texts(
 }
 
 /// The canonical form of `text` or why there is none, as JSON text:
-/// `{"ok":"..."}` or `{"error":{"kind","message","line","column","offset"}}`.
+/// `{"ok":"..."}` or `{"error":{"kind","message","line","column","offset"}}`, where `kind`
+/// is [`equijson::ErrorKind::name`] (`"DuplicateKey"`), the names the npm package uses.
 #[wasm_bindgen(js_name = canonicalResult)]
 #[must_use]
 pub fn canonical_result(text: &js_sys::JsString) -> String {
@@ -282,14 +283,14 @@ pub fn canonical_result(text: &js_sys::JsString) -> String {
 fn canonical_json(text: &js_sys::JsString) -> serde_json::Value {
     let Ok(utf8) = utf8(text) else {
         return serde_json::json!({ "error": {
-            "kind": "lone-surrogate",
+            "kind": equijson::ErrorKind::LoneSurrogate(0xD800).name(),
             "message": "the string holds an unpaired surrogate (not valid Unicode text)",
         }});
     };
     match equijson::canonicalize(utf8.as_bytes()) {
         Ok(c) => serde_json::json!({ "ok": String::from_utf8_lossy(&c) }),
         Err(e) => serde_json::json!({ "error": {
-            "kind": e.kind().code(),
+            "kind": e.kind().name(),
             "message": e.message(),
             "line": e.line(),
             "column": e.column(),

@@ -133,7 +133,7 @@ fn jsonb_prediction_matches_the_server_table() {
 fn playground_analysis_locates_errors() {
     let r = json(&equijson_wasm::analyze(&"{\n  \"a\": [1, 2,]\n}".into(), "value").unwrap());
     let e = &r["canonical"]["error"];
-    assert_eq!(e["kind"], "trailing-comma");
+    assert_eq!(e["kind"], "TrailingComma");
     assert_eq!(
         (e["line"].as_u64(), e["column"].as_u64()),
         (Some(2), Some(13))
@@ -146,9 +146,9 @@ fn playground_analysis_locates_errors() {
     assert!(equijson_wasm::analyze(&"1".into(), "no-such-dto").is_err());
     // The policy classes the page names carry stable kinds.
     for (text, kind) in [
-        ("{\"a\":1,\"a\":2}", "duplicate-key"),
-        ("[\"\\ud800\"]", "lone-surrogate"),
-        ("[1e400]", "number-out-of-range"),
+        ("{\"a\":1,\"a\":2}", "DuplicateKey"),
+        ("[\"\\ud800\"]", "LoneSurrogate"),
+        ("[1e400]", "NumberOutOfRange"),
     ] {
         let c = json(&equijson_wasm::canonical_result(&text.into()));
         assert_eq!(c["error"]["kind"], kind, "{text}");

@@ -74,32 +74,61 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// A stable kebab-case name of the kind, for programs (`duplicate-key`,
-    /// `lone-surrogate`, `number-out-of-range`, ...).
+    /// Every [`name`](Self::name), in the order the variants are declared.
+    pub const NAMES: &'static [&'static str] = &[
+        "UnexpectedEof",
+        "UnexpectedCharacter",
+        "TrailingCharacters",
+        "TrailingComma",
+        "InvalidUtf8",
+        "ByteOrderMark",
+        "ControlCharacterInString",
+        "InvalidEscape",
+        "LoneSurrogate",
+        "Noncharacter",
+        "InvalidNumber",
+        "InvalidLiteral",
+        "NumberOutOfRange",
+        "NegativeZero",
+        "InexactNumber",
+        "NonFiniteNumber",
+        "DuplicateKey",
+        "NestingTooDeep",
+        "InputTooLarge",
+        "KeyMustBeString",
+        "Custom",
+    ];
+
+    /// The stable name of the kind, for programs: its variant name (`"DuplicateKey"`,
+    /// `"LoneSurrogate"`, `"NumberOutOfRange"`, ...).
+    ///
+    /// This is the one vocabulary of error kinds: the reviewers' page
+    /// (`equijson-wasm`) and the npm package (`equijson-js`, its `EquijsonError.kind`)
+    /// both report these names. The match is exhaustive, so a new kind must be named here.
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
-            Self::UnexpectedEof { .. } => "unexpected-eof",
-            Self::UnexpectedCharacter { .. } => "unexpected-character",
-            Self::TrailingCharacters => "trailing-characters",
-            Self::TrailingComma => "trailing-comma",
-            Self::InvalidUtf8 => "invalid-utf8",
-            Self::ByteOrderMark => "byte-order-mark",
-            Self::ControlCharacterInString(_) => "control-character",
-            Self::InvalidEscape => "invalid-escape",
-            Self::LoneSurrogate(_) => "lone-surrogate",
-            Self::Noncharacter(_) => "noncharacter",
-            Self::InvalidNumber(_) => "invalid-number",
-            Self::InvalidLiteral(_) => "invalid-literal",
-            Self::NumberOutOfRange => "number-out-of-range",
-            Self::NegativeZero => "negative-zero",
-            Self::InexactNumber { .. } => "inexact-number",
-            Self::NonFiniteNumber => "non-finite-number",
-            Self::DuplicateKey(_) => "duplicate-key",
-            Self::NestingTooDeep { .. } => "nesting-too-deep",
-            Self::InputTooLarge => "input-too-large",
-            Self::KeyMustBeString => "key-must-be-string",
-            Self::Custom(_) => "custom",
+            Self::UnexpectedEof { .. } => "UnexpectedEof",
+            Self::UnexpectedCharacter { .. } => "UnexpectedCharacter",
+            Self::TrailingCharacters => "TrailingCharacters",
+            Self::TrailingComma => "TrailingComma",
+            Self::InvalidUtf8 => "InvalidUtf8",
+            Self::ByteOrderMark => "ByteOrderMark",
+            Self::ControlCharacterInString(_) => "ControlCharacterInString",
+            Self::InvalidEscape => "InvalidEscape",
+            Self::LoneSurrogate(_) => "LoneSurrogate",
+            Self::Noncharacter(_) => "Noncharacter",
+            Self::InvalidNumber(_) => "InvalidNumber",
+            Self::InvalidLiteral(_) => "InvalidLiteral",
+            Self::NumberOutOfRange => "NumberOutOfRange",
+            Self::NegativeZero => "NegativeZero",
+            Self::InexactNumber { .. } => "InexactNumber",
+            Self::NonFiniteNumber => "NonFiniteNumber",
+            Self::DuplicateKey(_) => "DuplicateKey",
+            Self::NestingTooDeep { .. } => "NestingTooDeep",
+            Self::InputTooLarge => "InputTooLarge",
+            Self::KeyMustBeString => "KeyMustBeString",
+            Self::Custom(_) => "Custom",
         }
     }
 }
@@ -400,4 +429,94 @@ pub fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
         .filter(|&&b| (b & 0xC0) != 0x80)
         .count();
     (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorKind;
+
+    /// One value of every variant, in declaration order.
+    fn one_of_each() -> Vec<ErrorKind> {
+        vec![
+            ErrorKind::UnexpectedEof { expected: "a value" },
+            ErrorKind::UnexpectedCharacter {
+                found: 'x',
+                expected: "a value",
+            },
+            ErrorKind::TrailingCharacters,
+            ErrorKind::TrailingComma,
+            ErrorKind::InvalidUtf8,
+            ErrorKind::ByteOrderMark,
+            ErrorKind::ControlCharacterInString(0),
+            ErrorKind::InvalidEscape,
+            ErrorKind::LoneSurrogate(0xD800),
+            ErrorKind::Noncharacter('\u{FDD0}'),
+            ErrorKind::InvalidNumber("leading zero"),
+            ErrorKind::InvalidLiteral("NaN".into()),
+            ErrorKind::NumberOutOfRange,
+            ErrorKind::NegativeZero,
+            ErrorKind::InexactNumber {
+                written: "9007199254740993".into(),
+                becomes: "9007199254740992".into(),
+            },
+            ErrorKind::NonFiniteNumber,
+            ErrorKind::DuplicateKey("a".into()),
+            ErrorKind::NestingTooDeep { limit: 1 },
+            ErrorKind::InputTooLarge,
+            ErrorKind::KeyMustBeString,
+            ErrorKind::Custom("x".into()),
+        ]
+    }
+
+    /// The declaration position of a kind. No catch-all arm: a new variant does not
+    /// compile until it is given a position here, and then `one_of_each` must hold it.
+    fn position(k: &ErrorKind) -> usize {
+        match k {
+            ErrorKind::UnexpectedEof { .. } => 0,
+            ErrorKind::UnexpectedCharacter { .. } => 1,
+            ErrorKind::TrailingCharacters => 2,
+            ErrorKind::TrailingComma => 3,
+            ErrorKind::InvalidUtf8 => 4,
+            ErrorKind::ByteOrderMark => 5,
+            ErrorKind::ControlCharacterInString(_) => 6,
+            ErrorKind::InvalidEscape => 7,
+            ErrorKind::LoneSurrogate(_) => 8,
+            ErrorKind::Noncharacter(_) => 9,
+            ErrorKind::InvalidNumber(_) => 10,
+            ErrorKind::InvalidLiteral(_) => 11,
+            ErrorKind::NumberOutOfRange => 12,
+            ErrorKind::NegativeZero => 13,
+            ErrorKind::InexactNumber { .. } => 14,
+            ErrorKind::NonFiniteNumber => 15,
+            ErrorKind::DuplicateKey(_) => 16,
+            ErrorKind::NestingTooDeep { .. } => 17,
+            ErrorKind::InputTooLarge => 18,
+            ErrorKind::KeyMustBeString => 19,
+            ErrorKind::Custom(_) => 20,
+        }
+    }
+
+    #[test]
+    fn every_kind_has_a_distinct_name_which_is_its_variant_name() {
+        let kinds = one_of_each();
+        let positions: Vec<usize> = kinds.iter().map(position).collect();
+        assert_eq!(
+            positions,
+            (0..kinds.len()).collect::<Vec<_>>(),
+            "one value of each variant, in order"
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for (k, listed) in kinds.iter().zip(ErrorKind::NAMES) {
+            // The Debug form starts with the variant's identifier.
+            let debug = format!("{k:?}");
+            let variant = debug
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .next()
+                .unwrap_or_default();
+            assert_eq!(k.name(), variant, "{debug}");
+            assert_eq!(k.name(), *listed, "NAMES in declaration order");
+            assert!(seen.insert(k.name()), "{} named twice", k.name());
+        }
+        assert_eq!(ErrorKind::NAMES.len(), kinds.len(), "NAMES lists every kind");
+    }
 }
