@@ -65,7 +65,11 @@ function write(v, notes) {
   }
 }
 
-/** The policy classes where the JS engine and equijson decide differently by design. */
+/**
+ * The policy classes where the JS engine and equijson decide differently by design (page
+ * classes, each explaining one core error kind: `DuplicateKey`, `LoneSurrogate`,
+ * `NumberOutOfRange`).
+ */
 export const POLICY_CLASSES = {
   'duplicate-key': 'duplicate member names: JSON.parse keeps the last, equijson rejects (RFC 8785 / I-JSON)',
   'lone-surrogate': 'unpaired surrogates: JS strings may hold them, equijson rejects (I-JSON)',
@@ -95,12 +99,13 @@ export function compareWithJs(text, core) {
   }
   // The engine accepted what equijson rejected: explained only by a named policy class,
   // confirmed on the JS side where the engine can see it.
+  // `kind` is the core's ErrorKind name (`DuplicateKey`), the npm package's vocabulary.
   const kind = core.error.kind;
-  if (kind === 'lone-surrogate' && js.loneSurrogate) return { verdict: 'policy', policy: kind, js };
-  if (kind === 'number-out-of-range' && js.overflow) {
+  if (kind === 'LoneSurrogate' && js.loneSurrogate) return { verdict: 'policy', policy: 'lone-surrogate', js };
+  if (kind === 'NumberOutOfRange' && js.overflow) {
     return { verdict: 'policy', policy: 'number-beyond-double', js };
   }
-  if (kind === 'duplicate-key') return { verdict: 'policy', policy: kind, js };
+  if (kind === 'DuplicateKey') return { verdict: 'policy', policy: 'duplicate-key', js };
   return { verdict: 'differ', js };
 }
 

@@ -25,14 +25,14 @@ test('agrees, names policy classes, and reports differences', () => {
   // A wrong core answer is a difference, whatever it is.
   assert.equal(compareWithJs('{"b":1.0,"a":[1e21]}', { ok: '{"a":[1e21],"b":1}' }).verdict, 'differ');
   // Both reject invalid JSON: agreement; the core rejecting valid JSON for no policy: differ.
-  assert.equal(compareWithJs('[1,]', { error: { kind: 'trailing-comma' } }).verdict, 'agree');
-  assert.equal(compareWithJs('[1]', { error: { kind: 'trailing-comma' } }).verdict, 'differ');
+  assert.equal(compareWithJs('[1,]', { error: { kind: 'TrailingComma' } }).verdict, 'agree');
+  assert.equal(compareWithJs('[1]', { error: { kind: 'TrailingComma' } }).verdict, 'differ');
   assert.equal(compareWithJs('[1,]', { ok: '[1]' }).verdict, 'differ');
   // A policy kind the JS side cannot confirm is not taken on trust.
-  assert.equal(compareWithJs('["x"]', { error: { kind: 'lone-surrogate' } }).verdict, 'differ');
-  assert.equal(compareWithJs('[1e300]', { error: { kind: 'number-out-of-range' } }).verdict, 'differ');
+  assert.equal(compareWithJs('["x"]', { error: { kind: 'LoneSurrogate' } }).verdict, 'differ');
+  assert.equal(compareWithJs('[1e300]', { error: { kind: 'NumberOutOfRange' } }).verdict, 'differ');
   for (const p of POLICY_PROBES) {
-    const kind = p.expect === 'number-beyond-double' ? 'number-out-of-range' : p.expect;
+    const kind = { 'duplicate-key': 'DuplicateKey', 'lone-surrogate': 'LoneSurrogate', 'number-beyond-double': 'NumberOutOfRange' }[p.expect];
     const r = compareWithJs(p.text, { error: { kind } });
     assert.deepEqual([r.verdict, r.policy], ['policy', p.expect], p.text);
   }

@@ -1,5 +1,6 @@
 //! The core under wasm32, in Node: the RFC 8785 vectors, the portable random stream, and
-//! the property-run digests, which must equal the native ones in tests/data/props-digests.tsv.
+//! the property-run digests, which must equal the native ones in tests/data/props-digests.tsv,
+//! and the error kinds of tests/data/errors.tsv as the page reports them.
 //!
 //! Run with `just wasm-test` (wasm-bindgen-test-runner as the cargo runner).
 #![cfg(target_arch = "wasm32")]
@@ -11,6 +12,44 @@
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const DIGESTS: &str = include_str!("../../../tests/data/props-digests.tsv");
+const ERRORS: &str = include_str!("../../../tests/data/errors.tsv");
+
+#[path = "../../equijson/tests/shared/table_notation.rs"]
+mod table_notation;
+use table_notation::unescape;
+
+/// The error of the page's `canonicalResult` for a JavaScript string.
+fn page_error(text: &js_sys::JsString) -> serde_json::Value {
+    let r: serde_json::Value =
+        serde_json::from_str(&equijson_wasm::canonical_result(text)).unwrap();
+    r["error"].clone()
+}
+
+/// The page reports every rejected row of errors.tsv with the kind the table names: the
+/// core's `ErrorKind::name`, the same name the npm package's `EquijsonError.kind` carries
+/// for the same row (`npm/test/cases.cjs` checks the table there).
+#[wasm_bindgen_test]
+fn error_kinds_are_the_core_names_of_the_table() {
+    let mut n = 0;
+    for line in ERRORS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        // canonicalResult takes default options, and a JavaScript string (UTF-8 rows only).
+        let Ok(text) = String::from_utf8(unescape(f[0])) else {
+            continue;
+        };
+        if f[1] != "default" {
+            continue;
+        }
+        let kind = f[2].split('(').next().unwrap();
+        let e = page_error(&text.as_str().into());
+        assert_eq!(e["kind"], kind, "row {line}");
+        n += 1;
+    }
+    assert!(n >= 200, "only {n} rows");
+}
 
 #[wasm_bindgen_test]
 fn pointers_are_32_bit_here() {
@@ -93,6 +132,8 @@ fn unpaired_surrogates_in_js_strings_are_refused_not_replaced() {
         .collect();
     let s = js_sys::JsString::from_char_code(&units);
     assert!(equijson_wasm::canonicalize(&s).is_err());
+    // The same kind as the npm package gives a lone surrogate in a string.
+    assert_eq!(page_error(&s)["kind"], "LoneSurrogate");
     // A well-formed astral character passes.
     let ok: Vec<u16> = "[\""
         .encode_utf16()
