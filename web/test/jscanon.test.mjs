@@ -32,7 +32,11 @@ test('agrees, names policy classes, and reports differences', () => {
   assert.equal(compareWithJs('["x"]', { error: { kind: 'LoneSurrogate' } }).verdict, 'differ');
   assert.equal(compareWithJs('[1e300]', { error: { kind: 'NumberOutOfRange' } }).verdict, 'differ');
   for (const p of POLICY_PROBES) {
-    const kind = { 'duplicate-key': 'DuplicateKey', 'lone-surrogate': 'LoneSurrogate', 'number-beyond-double': 'NumberOutOfRange' }[p.expect];
+    const kind = {
+      'duplicate-key': 'DuplicateKey',
+      'lone-surrogate': 'LoneSurrogate',
+      'number-beyond-double': 'NumberOutOfRange',
+    }[p.expect];
     const r = compareWithJs(p.text, { error: { kind } });
     assert.deepEqual([r.verdict, r.policy], ['policy', p.expect], p.text);
   }
