@@ -228,8 +228,13 @@ function renderFindings(el, report) {
       const errs = f.errors.map(([p, m]) => `<li><code>${esc(p)}</code>: ${esc(m)}</li>`).join('');
       const changes = f.changes.map((c) => `<li><code class="wrap">${esc(c)}</code></li>`).join('');
       const misreads = (f.misreads ?? []).map((m) => `<li><code class="wrap">${esc(m)}</code></li>`).join('');
-      const at = f.class === 'duplicate-name' ? `<li>repeated member at <code>${esc(f.pointer || '(root)')}</code>: readers disagree (last, first or an error)</li>` : '';
-      const fix = misreads ? '<li>fix: serde_json\'s <code>float_roundtrip</code> feature, or a decimal type for money</li>' : '';
+      const at =
+        f.class === 'duplicate-name'
+          ? `<li>repeated member at <code>${esc(f.pointer || '(root)')}</code>: readers disagree (last, first or an error)</li>`
+          : '';
+      const fix = misreads
+        ? "<li>fix: serde_json's <code>float_roundtrip</code> feature, or a decimal type for money</li>"
+        : '';
       return `<div class="finding">${head}<ul class="diff">${at}${errs}${changes}${misreads}${fix}</ul></div>`;
     })
     .join('');
