@@ -336,12 +336,7 @@ pub fn release() {
 #[wasm_bindgen(js_name = errorKind)]
 #[must_use]
 pub fn error_kind() -> String {
-    with_state(|s| {
-        s.error
-            .as_ref()
-            .map_or("", |e| e.kind().name())
-            .to_owned()
-    })
+    with_state(|s| s.error.as_ref().map_or("", |e| e.kind().name()).to_owned())
 }
 
 /// The last error's message without its position (`duplicate object key "a"`).

@@ -45,7 +45,11 @@ fn thrown_kinds() -> BTreeSet<String> {
 fn the_declared_kinds_are_the_core_names_and_the_js_only_ones() {
     let declared = declared_kinds();
     let set: BTreeSet<&str> = declared.iter().map(String::as_str).collect();
-    assert_eq!(set.len(), declared.len(), "a kind declared twice: {declared:?}");
+    assert_eq!(
+        set.len(),
+        declared.len(),
+        "a kind declared twice: {declared:?}"
+    );
     let want: BTreeSet<&str> = equijson::ErrorKind::NAMES
         .iter()
         .copied()

@@ -438,7 +438,9 @@ mod tests {
     /// One value of every variant, in declaration order.
     fn one_of_each() -> Vec<ErrorKind> {
         vec![
-            ErrorKind::UnexpectedEof { expected: "a value" },
+            ErrorKind::UnexpectedEof {
+                expected: "a value",
+            },
             ErrorKind::UnexpectedCharacter {
                 found: 'x',
                 expected: "a value",
@@ -517,6 +519,10 @@ mod tests {
             assert_eq!(k.name(), *listed, "NAMES in declaration order");
             assert!(seen.insert(k.name()), "{} named twice", k.name());
         }
-        assert_eq!(ErrorKind::NAMES.len(), kinds.len(), "NAMES lists every kind");
+        assert_eq!(
+            ErrorKind::NAMES.len(),
+            kinds.len(),
+            "NAMES lists every kind"
+        );
     }
 }
