@@ -15,6 +15,8 @@ random whitespace, escapes and member order. Properties checked on each case:
   canonical idempotence    canonicalize(canonicalize(x)) == canonicalize(x)
   permutation invariance   two spellings of one document canonicalize identically
   decode paths agree       see `equijson decode --help`; DTO-accepted findings pass
+`rejected:` counts the passed cases every decode path rejected: they check nothing about
+decoding (a run where it equals `cases:` tests the generator, not the DTO).
 The same --seed, --cases, --dto and --size give the same cases and the same digest on
 every platform (native and WebAssembly): `digest:` is the SHA-256 over the canonical form
 of every case, in order. The first failure is shrunk to a small counterexample.
@@ -66,6 +68,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     let _ = writeln!(out, "seed: {seed}");
     let _ = writeln!(out, "cases: {}", outcome.cases);
     let _ = writeln!(out, "passed: {}", outcome.passed);
+    let _ = writeln!(out, "rejected: {}", outcome.rejected);
     let _ = writeln!(out, "failed: {}", outcome.failed);
     let _ = writeln!(out, "digest: {}", outcome.digest);
     let Some(f) = outcome.first_failure else {

@@ -289,6 +289,15 @@ fn props_prints_counts_and_a_digest_and_is_deterministic() {
     ] {
         assert!(text.lines().any(|l| l == line), "{line} missing:\n{text}");
     }
+    // `rejected:` stands beside `passed:` and counts passed cases no path decoded: the
+    // contact generator makes contacts, so fewer than all of them.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("passed: ")).unwrap();
+    let rejected: u64 = lines[at + 1]
+        .strip_prefix("rejected: ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `rejected: N` after `passed:`:\n{text}"));
+    assert!(rejected < 40, "{text}");
     let digest = text
         .lines()
         .find_map(|l| l.strip_prefix("digest: "))
