@@ -292,7 +292,10 @@ fn props_prints_counts_and_a_digest_and_is_deterministic() {
     // `rejected:` stands beside `passed:` and counts passed cases no path decoded: the
     // contact generator makes contacts, so fewer than all of them.
     let lines: Vec<&str> = text.lines().collect();
-    let at = lines.iter().position(|l| l.starts_with("passed: ")).unwrap();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("passed: "))
+        .unwrap();
     let rejected: u64 = lines[at + 1]
         .strip_prefix("rejected: ")
         .and_then(|n| n.parse().ok())
