@@ -748,18 +748,11 @@ fn scan_of_json_with_duplicate_names_diverges_unless_accepted() {
     );
 }
 
-#[test]
-fn scan_findings_file_has_every_finding_with_its_key_even_with_jobs() {
-    if !pg_or_skip::server_or_skip(
-        "scan_findings_file_has_every_finding_with_its_key_even_with_jobs",
-    ) {
-        return;
-    }
+/// A cluster with table `dups`: `divergent` rows with a duplicate member name each (more
+/// than the report keeps examples of, 3 per class), between as many clean rows.
+fn duplicate_rows(divergent: i64) -> EphemeralCluster {
     let cluster = EphemeralCluster::start().expect("start cluster");
     let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
-    // More divergent rows (a duplicate member name each) than the report keeps examples
-    // of (3 per class), between clean rows.
-    let divergent: i64 = 14;
     client
         .batch_execute("CREATE TABLE dups (id bigint PRIMARY KEY, doc json)")
         .expect("create");
@@ -771,6 +764,18 @@ fn scan_findings_file_has_every_finding_with_its_key_even_with_jobs() {
             )
             .expect("insert");
     }
+    cluster
+}
+
+#[test]
+fn scan_findings_file_has_every_finding_with_its_key_even_with_jobs() {
+    if !pg_or_skip::server_or_skip(
+        "scan_findings_file_has_every_finding_with_its_key_even_with_jobs",
+    ) {
+        return;
+    }
+    let divergent: i64 = 14;
+    let cluster = duplicate_rows(divergent);
     let url = cluster.connection_string();
     let dir = std::env::temp_dir().join(format!("equijson-cli-findings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
