@@ -36,6 +36,11 @@ pub(crate) struct PropsArgs {
     /// Show JSON pointers, kinds and lengths in diffs, but no values.
     #[arg(long)]
     redact: bool,
+
+    /// Output format: human, or json (one object: dto, serde_json_numbers, seed, cases,
+    /// passed, rejected, failed, digest, failure).
+    #[arg(long, value_enum, default_value_t = crate::pg::Format::Human)]
+    format: crate::pg::Format,
 }
 
 /// Runs `equijson props`.
@@ -57,6 +62,9 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     });
     if show_progress && started.elapsed() > Duration::from_millis(500) {
         eprintln!();
+    }
+    if args.format == crate::pg::Format::Json {
+        return emit_json(seed, &outcome);
     }
     let mut out = String::new();
     let _ = writeln!(out, "dto: {}", outcome.dto);
@@ -98,6 +106,38 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
             .unwrap_or_default()
     );
     crate::report::emit(&out, Status::Invalid)
+}
+
+/// The outcome as one JSON object (the names of the human output; the seed as decimal
+/// text, since JSON numbers in JavaScript cannot hold every u64); exit as the human form.
+fn emit_json(seed: u64, outcome: &equijson_check::props::PropsOutcome) -> Status {
+    let failure = outcome.first_failure.as_ref().map(|f| {
+        serde_json::json!({
+            "case": f.case,
+            "property": f.property.name(),
+            "original": f.original,
+            "shrunk": f.shrunk,
+            "steps": f.steps,
+            "detail": f.detail,
+        })
+    });
+    let v = serde_json::json!({
+        "dto": outcome.dto,
+        "serde_json_numbers": equijson_check::decode::serde_json_numbers().describe(),
+        "seed": seed.to_string(),
+        "cases": outcome.cases,
+        "passed": outcome.passed,
+        "rejected": outcome.rejected,
+        "failed": outcome.failed,
+        "digest": outcome.digest,
+        "failure": failure,
+    });
+    let status = if outcome.first_failure.is_some() {
+        Status::Invalid
+    } else {
+        Status::Success
+    };
+    crate::report::emit(&format!("{v}\n"), status)
 }
 
 /// The document as is when it fits one line, else as a JSON string literal (marked so).
