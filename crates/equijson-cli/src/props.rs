@@ -37,8 +37,8 @@ pub(crate) struct PropsArgs {
     #[arg(long)]
     redact: bool,
 
-    /// Output format: human, or json (one object: dto, serde_json_numbers, seed, cases,
-    /// passed, rejected, failed, digest, failure).
+    /// Output format: human, or json (one object with the counts, `rejected` included,
+    /// the digest and the failure).
     #[arg(long, value_enum, default_value_t = crate::pg::Format::Human)]
     format: crate::pg::Format,
 }
