@@ -12,7 +12,10 @@ use crate::generate::{Gen, Json, Style, shrink};
 mod signature;
 mod user;
 
-pub use user::{DEFAULT_CASES, DEFAULT_SEED, EnvConfig, check_dto, judge, run_dto, try_check_dto};
+pub use user::{
+    DEFAULT_CASES, DEFAULT_SEED, EnvConfig, check_dto, judge, nothing_checked, run_dto,
+    try_check_dto,
+};
 
 /// What to run.
 #[derive(Debug, Clone, Copy)]

@@ -50,7 +50,7 @@ enum Command {
     /// List the DTO catalogue (names for --dto).
     Dtos(dtos::DtosArgs),
     /// Check decode equivalence against live PostgreSQL (round trips, table scans).
-    Pg(pg::PgArgs),
+    Pg(Box<pg::PgArgs>),
     /// Work with scan reports (merge shard reports).
     Report(pg::ReportArgs),
     /// The main job: an ephemeral PostgreSQL, a seeded contacts table, round trips and scans.

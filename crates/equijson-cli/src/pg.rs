@@ -12,6 +12,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand, ValueEnum};
 use equijson::untrusted::escape;
 use equijson_pg::connect::{PgError, Target};
+use equijson_pg::findings::FindingsSink;
 use equijson_pg::live::ScanReport;
 use equijson_pg::report_seal;
 use equijson_pg::roundtrip::{RoundtripOptions, roundtrip_dto};
@@ -133,7 +134,12 @@ Shard reports (--shard K/N) add up with `equijson report merge` only when they r
 snapshot: run them with --snapshot ID (from pg_export_snapshot() in a transaction kept
 open until every shard started), or on a replica paused at one LSN.
 A lost connection, a stopped server or a statement timeout ends the scan with
-complete: false and exit 2.";
+complete: false and exit 2.
+--findings FILE writes every finding (the report keeps 3 examples per class) as JSON Lines,
+one object per finding: key (the --key value as text, else `row N`), class, pointer,
+description (redacted unless --show-values), declared. It is streamed (memory does not
+grow with the findings); with --jobs the jobs share one writer, each row's lines together.
+A write error exits 2.";
 
 #[derive(Args, Debug)]
 #[command(after_help = SCAN_HELP)]
@@ -183,6 +189,10 @@ struct ScanArgs {
     /// Show row values in examples (default: kinds and lengths only).
     #[arg(long)]
     show_values: bool,
+    /// Write every finding (not only the report's examples) to FILE as JSON Lines:
+    /// {"key","class","pointer","description","declared"} per finding, streamed.
+    #[arg(long, value_name = "FILE")]
+    findings: Option<std::path::PathBuf>,
     /// Declare these findings acceptable too (repeatable or comma-separated).
     #[arg(long, value_enum, value_name = "CLASS", value_delimiter = ',')]
     accept: Vec<crate::accept::Acceptable>,
@@ -280,10 +290,16 @@ fn run_roundtrip(a: &RoundtripArgs) -> Status {
     }
     match result {
         Ok(r) => {
-            let status = if r.failed > 0 {
-                Status::Invalid
-            } else {
-                Status::Success
+            // A failed case, or a run whose every case no decode path accepted (it
+            // checked nothing): exit 1, the latter with the reason on stderr.
+            let status = match r.judge() {
+                Ok(()) => Status::Success,
+                Err(m) => {
+                    if r.failed == 0 {
+                        eprintln!("{}", escape(&m));
+                    }
+                    Status::Invalid
+                }
             };
             crate::report::emit(&r.render(), status)
         }
@@ -305,6 +321,13 @@ fn run_scan(a: &ScanArgs) -> Status {
             return Status::Environment;
         }
     };
+    let findings = match a.findings.as_deref().map(FindingsSink::create).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("equijson: error: {}", escape(&e));
+            return Status::Environment;
+        }
+    };
     let opts = ScanOptions {
         table: a.table.clone(),
         column: a.column.clone(),
@@ -317,6 +340,7 @@ fn run_scan(a: &ScanArgs) -> Status {
         snapshot: a.snapshot.clone(),
         where_unchecked: a.where_unchecked,
         allow_view: a.allow_view,
+        findings: findings.clone(),
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
     let check = |b: &equijson_check::decode::Input<'_>| {
@@ -331,6 +355,10 @@ fn run_scan(a: &ScanArgs) -> Status {
         &|r, t| bar.show(r, t),
     );
     bar.finish();
+    if let Some(Err(e)) = findings.as_ref().map(FindingsSink::finish) {
+        eprintln!("equijson: error: {}", escape(&e));
+        return Status::Environment;
+    }
     let result = result.and_then(|mut report| {
         if let Some(schema) = &a.sql_canonical {
             if a.format == Format::Human {

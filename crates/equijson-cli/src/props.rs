@@ -15,6 +15,8 @@ random whitespace, escapes and member order. Properties checked on each case:
   canonical idempotence    canonicalize(canonicalize(x)) == canonicalize(x)
   permutation invariance   two spellings of one document canonicalize identically
   decode paths agree       see `equijson decode --help`; DTO-accepted findings pass
+`rejected:` counts the passed cases every decode path rejected: they check nothing about
+decoding (a run where it equals `cases:` tests the generator, not the DTO).
 The same --seed, --cases, --dto and --size give the same cases and the same digest on
 every platform (native and WebAssembly): `digest:` is the SHA-256 over the canonical form
 of every case, in order. The first failure is shrunk to a small counterexample.
@@ -34,6 +36,11 @@ pub(crate) struct PropsArgs {
     /// Show JSON pointers, kinds and lengths in diffs, but no values.
     #[arg(long)]
     redact: bool,
+
+    /// Output format: human, or json (one object with the counts, `rejected` included,
+    /// the digest and the failure).
+    #[arg(long, value_enum, default_value_t = crate::pg::Format::Human)]
+    format: crate::pg::Format,
 }
 
 /// Runs `equijson props`.
@@ -56,6 +63,9 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     if show_progress && started.elapsed() > Duration::from_millis(500) {
         eprintln!();
     }
+    if args.format == crate::pg::Format::Json {
+        return emit_json(seed, &outcome);
+    }
     let mut out = String::new();
     let _ = writeln!(out, "dto: {}", outcome.dto);
     let _ = writeln!(
@@ -66,6 +76,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     let _ = writeln!(out, "seed: {seed}");
     let _ = writeln!(out, "cases: {}", outcome.cases);
     let _ = writeln!(out, "passed: {}", outcome.passed);
+    let _ = writeln!(out, "rejected: {}", outcome.rejected);
     let _ = writeln!(out, "failed: {}", outcome.failed);
     let _ = writeln!(out, "digest: {}", outcome.digest);
     let Some(f) = outcome.first_failure else {
@@ -95,6 +106,38 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
             .unwrap_or_default()
     );
     crate::report::emit(&out, Status::Invalid)
+}
+
+/// The outcome as one JSON object (the names of the human output; the seed as decimal
+/// text, since JSON numbers in JavaScript cannot hold every u64); exit as the human form.
+fn emit_json(seed: u64, outcome: &equijson_check::props::PropsOutcome) -> Status {
+    let failure = outcome.first_failure.as_ref().map(|f| {
+        serde_json::json!({
+            "case": f.case,
+            "property": f.property.name(),
+            "original": f.original,
+            "shrunk": f.shrunk,
+            "steps": f.steps,
+            "detail": f.detail,
+        })
+    });
+    let v = serde_json::json!({
+        "dto": outcome.dto,
+        "serde_json_numbers": equijson_check::decode::serde_json_numbers().describe(),
+        "seed": seed.to_string(),
+        "cases": outcome.cases,
+        "passed": outcome.passed,
+        "rejected": outcome.rejected,
+        "failed": outcome.failed,
+        "digest": outcome.digest,
+        "failure": failure,
+    });
+    let status = if outcome.first_failure.is_some() {
+        Status::Invalid
+    } else {
+        Status::Success
+    };
+    crate::report::emit(&format!("{v}\n"), status)
 }
 
 /// The document as is when it fits one line, else as a JSON string literal (marked so).

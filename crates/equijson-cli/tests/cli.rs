@@ -289,6 +289,18 @@ fn props_prints_counts_and_a_digest_and_is_deterministic() {
     ] {
         assert!(text.lines().any(|l| l == line), "{line} missing:\n{text}");
     }
+    // `rejected:` stands beside `passed:` and counts passed cases no path decoded: the
+    // contact generator makes contacts, so fewer than all of them.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("passed: "))
+        .unwrap();
+    let rejected: u64 = lines[at + 1]
+        .strip_prefix("rejected: ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `rejected: N` after `passed:`:\n{text}"));
+    assert!(rejected < 40, "{text}");
     let digest = text
         .lines()
         .find_map(|l| l.strip_prefix("digest: "))
@@ -302,6 +314,47 @@ fn props_prints_counts_and_a_digest_and_is_deterministic() {
         a.stdout.as_slice(),
         "hex and decimal seeds are the same seed"
     );
+}
+
+#[test]
+fn props_json_carries_the_counts_of_the_human_output() {
+    let args = ["props", "--seed", "5", "--cases", "40", "--dto", "contact"];
+    let human = equijson(&args, b"");
+    let human = String::from_utf8_lossy(&human.stdout).into_owned();
+    let field = |name: &str| {
+        human
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("no {name}: in\n{human}"))
+            .to_owned()
+    };
+    let o = equijson(&[&args[..], &["--format", "json"]].concat(), b"");
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stdout));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    for name in ["cases", "passed", "rejected", "failed"] {
+        assert_eq!(v[name].to_string(), field(name), "{name}: {v}");
+    }
+    assert_eq!(v["digest"], field("digest").as_str());
+    assert_eq!(v["seed"], "5");
+    assert_eq!(v["failure"], serde_json::Value::Null);
+    // A failing run: exit 1 and the shrunk case in `failure`.
+    let o = equijson(
+        &[
+            "props",
+            "--seed",
+            "7",
+            "--cases",
+            "50",
+            "--dto",
+            "ledger-entry",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 1);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert!(v["failure"]["shrunk"].is_string(), "{v}");
 }
 
 #[test]

@@ -747,3 +747,125 @@ fn scan_of_json_with_duplicate_names_diverges_unless_accepted() {
         text(&o)
     );
 }
+
+/// A cluster with table `dups`: `divergent` rows with a duplicate member name each (more
+/// than the report keeps examples of, 3 per class), between as many clean rows.
+fn duplicate_rows(divergent: i64) -> EphemeralCluster {
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
+    client
+        .batch_execute("CREATE TABLE dups (id bigint PRIMARY KEY, doc json)")
+        .expect("create");
+    for i in 1..=divergent {
+        client
+            .execute(
+                "INSERT INTO dups VALUES ($1, $2::text::json), ($1 + 1000, '{\"a\":1}')",
+                &[&i, &format!("{{\"a\":1,\"a\":{i}}}")],
+            )
+            .expect("insert");
+    }
+    cluster
+}
+
+#[test]
+fn scan_findings_file_has_every_finding_with_its_key_even_with_jobs() {
+    if !pg_or_skip::server_or_skip(
+        "scan_findings_file_has_every_finding_with_its_key_even_with_jobs",
+    ) {
+        return;
+    }
+    let divergent: i64 = 14;
+    let cluster = duplicate_rows(divergent);
+    let url = cluster.connection_string();
+    let dir = std::env::temp_dir().join(format!("equijson-cli-findings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("findings.jsonl");
+    let file_arg = file.to_string_lossy().into_owned();
+    for jobs in ["1", "2"] {
+        let o = run(
+            &[
+                "pg",
+                "scan",
+                "--table",
+                "dups",
+                "--column",
+                "doc",
+                "--key",
+                "id",
+                "--jobs",
+                jobs,
+                "--format",
+                "json",
+                "--findings",
+                &file_arg,
+            ],
+            &url,
+        );
+        assert_eq!(o.status.code(), Some(1), "divergent: {}", text(&o));
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("report");
+        let written = std::fs::read_to_string(&file).expect("the findings file");
+        let lines: Vec<serde_json::Value> = written
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+            .collect();
+        let total: u64 = report["classes"]
+            .as_object()
+            .expect("classes")
+            .values()
+            .filter_map(serde_json::Value::as_u64)
+            .sum();
+        assert_eq!(lines.len() as u64, total, "--jobs {jobs}: {written}");
+        let examples = report["examples"].as_array().expect("examples").len();
+        assert!(
+            examples < lines.len(),
+            "--jobs {jobs}: the report keeps fewer"
+        );
+        let dups: Vec<&serde_json::Value> = lines
+            .iter()
+            .filter(|l| l["class"] == "duplicate-name")
+            .collect();
+        let mut keys: Vec<String> = dups
+            .iter()
+            .map(|l| l["key"].as_str().expect("key").to_owned())
+            .collect();
+        keys.sort_by_key(|k| k.parse::<i64>().unwrap_or(-1));
+        let want: Vec<String> = (1..=divergent).map(|i| i.to_string()).collect();
+        assert_eq!(keys, want, "--jobs {jobs}: every divergent key once");
+        for l in &dups {
+            assert_eq!(l["pointer"], "/a");
+            assert_eq!(l["declared"], false);
+            // Redacted: the row's value (the second `a`) is not shown.
+            let d = l["description"].as_str().expect("description");
+            assert!(!d.contains("\"a\":1,\"a\""), "{d}");
+        }
+        for l in &lines {
+            let k = l["key"].as_str().expect("key");
+            assert!(
+                k.parse::<i64>().is_ok_and(|k| k <= divergent),
+                "a clean row: {l}"
+            );
+        }
+    }
+    // A file that cannot be created: exit 2, the file named.
+    let bad = dir.join("missing-dir").join("f.jsonl");
+    let o = run(
+        &[
+            "pg",
+            "scan",
+            "--table",
+            "dups",
+            "--column",
+            "doc",
+            "--findings",
+            &bad.to_string_lossy(),
+        ],
+        &url,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("cannot create the findings file"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

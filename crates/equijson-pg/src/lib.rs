@@ -35,6 +35,7 @@ pub mod canonical_sql;
 pub mod cluster;
 pub mod connect;
 pub mod demo;
+pub mod findings;
 pub mod libpq_env;
 pub mod live;
 mod live_checks;
@@ -48,6 +49,7 @@ pub mod tls;
 mod watchdog;
 pub mod wire;
 
+pub use crate::findings::{FindingsSink, RowFinding};
 pub use crate::live::ScanReport;
 pub use cluster::{ClusterError, EphemeralCluster};
 pub use connect::{ConnectConfig, PgError, Target};

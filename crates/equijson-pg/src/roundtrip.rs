@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use crate::live::{self, Example, LiveFinding, ServerJsonb};
 use equijson_check::decode::Report;
-use equijson_check::dto::DtoSpec;
+use equijson_check::decode::Verdict;
+use equijson_check::dto::{Dto, DtoSpec};
 use equijson_check::generate::Style;
 use equijson_check::jsonb::JsonbOptions;
 use equijson_check::props::{CaseDigest, PropsConfig};
@@ -46,6 +47,10 @@ pub struct RoundtripReport {
     pub cases: u64,
     /// Cases with no finding the DTO does not declare.
     pub passed: u64,
+    /// Passed cases that every decode path rejected as sent (before the server saw them):
+    /// they check nothing about decoding. [`RoundtripReport::judge`] fails a run where this
+    /// equals `cases`.
+    pub rejected: u64,
     /// Cases with at least one.
     pub failed: u64,
     /// Cases the server and the model both rejected for jsonb, by SQLSTATE.
@@ -87,22 +92,24 @@ pub fn roundtrip_dto(
     run(client, &cfg, spec.name, &|b| (spec.check)(b), progress)
 }
 
-/// Runs the round trip with any JSON (the `value` generator) decoded into your DTO `T`.
+/// Runs the round trip for your DTO `T`: documents from `T`'s generator
+/// ([`Dto::generate`]: its traced shape and examples, or your own), checked through the
+/// paths `T` declares with its accepted findings. The cases and the digest are those of
+/// `equijson_check::props::run_dto::<T>` for the same seed, cases and size.
+///
+/// Hold the outcome to [`RoundtripReport::judge`]: a run whose every case no decode path
+/// accepts checked nothing, and `judge` says so.
 ///
 /// # Errors
 /// [`PgError`] when the server cannot be used.
-pub fn roundtrip<T: serde::de::DeserializeOwned + Serialize>(
+pub fn roundtrip<T: Dto>(
     client: &mut Client,
     opts: RoundtripOptions,
-    accepts: equijson_check::decode::Accepts,
 ) -> Result<RoundtripReport, PgError> {
-    let mut cfg = PropsConfig::new(opts.seed, opts.cases, None);
-    cfg.size = opts.size;
-    run(
+    roundtrip_dto(
         client,
-        &cfg,
-        std::any::type_name::<T>(),
-        &|b| equijson_check::decode::check::<T>(b, accepts),
+        equijson_check::dto::spec::<T>(),
+        opts,
         &mut |_, _| {},
     )
 }
@@ -120,6 +127,7 @@ fn run(
         seed: cfg.seed,
         cases: cfg.cases,
         passed: 0,
+        rejected: 0,
         failed: 0,
         rejections: BTreeMap::new(),
         classes: BTreeMap::new(),
@@ -140,6 +148,10 @@ fn run(
             report.failed += 1;
         } else {
             report.passed += 1;
+            // As `props` counts them: the document as generated, no path decoding it.
+            if check(text.as_bytes()).verdict() == Verdict::Rejected {
+                report.rejected += 1;
+            }
         }
         for f in outcome.findings {
             *report.classes.entry(f.class.clone()).or_insert(0) += 1;
@@ -401,6 +413,25 @@ impl<'c> Session<'c> {
 }
 
 impl RoundtripReport {
+    /// `Ok` for a run that passed and checked something; the failure otherwise: how many
+    /// cases failed, or ([`equijson_check::props::nothing_checked`], the rule of
+    /// `props::judge`) that every case was rejected by every decode path.
+    ///
+    /// # Errors
+    /// The message, as above.
+    pub fn judge(&self) -> Result<(), String> {
+        if self.failed > 0 {
+            return Err(format!(
+                "equijson: {}: {} of {} round-trip cases failed (seed {:#x})",
+                self.dto, self.failed, self.cases, self.seed
+            ));
+        }
+        equijson_check::props::nothing_checked(&self.dto, self.cases, self.rejected)
+            .map_or(Ok(()), |m| {
+                Err(format!("{m} (round trip, seed {:#x})", self.seed))
+            })
+    }
+
     /// A readable account; the `digest:` line matches `equijson props`.
     #[must_use]
     pub fn render(&self) -> String {
@@ -411,6 +442,7 @@ impl RoundtripReport {
         let _ = writeln!(s, "seed: {}", self.seed);
         let _ = writeln!(s, "cases: {}", self.cases);
         let _ = writeln!(s, "passed: {}", self.passed);
+        let _ = writeln!(s, "rejected: {}", self.rejected);
         let _ = writeln!(s, "failed: {}", self.failed);
         let rej: Vec<String> = self
             .rejections

@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Instant;
 
+use crate::findings::FindingsSink;
 use crate::live::{self, CheckedRow, ColumnKind, ScanReport};
 use equijson_check::decode::{Input, Report};
 use postgres::Client;
@@ -73,6 +74,11 @@ pub struct ScanOptions {
     /// owner's functions as the scanning role, so by default only tables and
     /// materialized views are scanned.
     pub allow_view: bool,
+    /// Where every finding goes, with its row key (`--findings FILE`: JSON Lines, see
+    /// [`FindingsSink`]); the report keeps only a few examples per class. Every finding is
+    /// then described (redacted unless `show_values`), not only the examples. Clones of
+    /// these options (the jobs of [`scan_parallel`]) share the one sink.
+    pub findings: Option<FindingsSink>,
 }
 
 /// `SET TRANSACTION SNAPSHOT` for an exported snapshot id (hex digits and `-` only, as
@@ -836,7 +842,7 @@ fn stream(
             }
             while let Some(mut batch) = pending.remove(&next_seq) {
                 next_seq += 1;
-                record_batch(&mut batch, kind, report, describe);
+                record_batch(&mut batch, kind, report, describe, opts.findings.as_ref());
                 if last_progress.elapsed().as_millis() >= 200 {
                     last_progress = Instant::now();
                     progress(report.rows_read, total);
@@ -984,12 +990,14 @@ fn check_batch(
     batch.checked = checked;
 }
 
-/// Records a checked batch into the report, in row order.
+/// Records a checked batch into the report, in row order, and sends every finding with
+/// its row key to `sink`.
 fn record_batch(
     batch: &mut Batch,
     kind: ColumnKind,
     report: &mut ScanReport,
     describe: live::Describe,
+    sink: Option<&FindingsSink>,
 ) {
     let checked = std::mem::take(&mut batch.checked);
     for (row, c) in batch.rows.iter().zip(checked) {
@@ -1001,19 +1009,27 @@ fn record_batch(
         }
         let findings = match value {
             Some(_) if !c.is_clean() => {
-                let wants = |class: &str, declared: bool| report.wants_example(class, declared);
+                // The sink takes every finding: describe them all.
+                let wants = |class: &str, declared: bool| {
+                    sink.is_some() || report.wants_example(class, declared)
+                };
                 c.finish(&wants, describe)
             }
             _ => Vec::new(),
         };
         let n = report.rows_read + 1;
-        report.record_with(
-            || match batch.field(row[0].as_ref()) {
-                Some(k) => String::from_utf8_lossy(k).into_owned(),
-                None => format!("row {n}"),
-            },
-            findings,
-        );
+        let key = || match batch.field(row[0].as_ref()) {
+            Some(k) => String::from_utf8_lossy(k).into_owned(),
+            None => format!("row {n}"),
+        };
+        match sink {
+            Some(sink) if !findings.is_empty() => {
+                let key = key();
+                sink.row(&key, &findings);
+                report.record_with(|| key, findings);
+            }
+            _ => report.record_with(key, findings),
+        }
     }
 }
 

@@ -790,3 +790,185 @@ fn json_numbers_the_cast_cannot_hold_do_not_abort_the_scan() {
         .collect();
     assert_eq!(split, ["3", "4"], "{}", r.render());
 }
+
+/// A user DTO (not in the catalogue) whose service decodes with two paths.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Shipment {
+    id: u64,
+    carrier: String,
+    weight_grams: u32,
+    note: Option<String>,
+}
+
+impl equijson_check::dto::Dto for Shipment {
+    fn paths() -> &'static [equijson_check::decode::DecodePath] {
+        &[
+            equijson_check::decode::DecodePath::Direct,
+            equijson_check::decode::DecodePath::JsonbWire,
+        ]
+    }
+    // The DTO's generator leaves `note` out, and it comes back as `"note": null`.
+    fn accepts() -> &'static [equijson_check::decode::Accept] {
+        &[equijson_check::decode::Accept {
+            class: equijson_check::decode::Class::RoundTripLoss,
+            only: &[],
+            reason: "a missing note is written back as null",
+        }]
+    }
+}
+
+/// A user DTO whose generator makes documents it cannot decode (a string, never an object).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct NeverDecoded {
+    id: u64,
+}
+
+impl equijson_check::dto::Dto for NeverDecoded {
+    fn generate(g: &mut equijson_check::generate::Gen) -> equijson_check::generate::Json {
+        equijson_check::generate::Json::String(format!("case {}", g.rng().next_u64() % 1000))
+    }
+}
+
+#[test]
+fn roundtrip_of_a_user_dto_uses_its_generator_and_fails_when_nothing_decodes() {
+    if !pg_or_skip::server_or_skip(
+        "roundtrip_of_a_user_dto_uses_its_generator_and_fails_when_nothing_decodes",
+    ) {
+        return;
+    }
+    let (_cluster, mut client) = start();
+    let opts = RoundtripOptions {
+        seed: 17,
+        cases: 60,
+        size: 6,
+    };
+    let r = equijson_pg::roundtrip::<Shipment>(&mut client, opts).expect("roundtrip");
+    // The cases are the DTO's own: the digest of `props` run with Shipment's spec.
+    let spec = equijson_check::dto::spec::<Shipment>();
+    let props = equijson_check::props::run(&PropsConfig::new(17, 60, Some(spec)), |_, _| {});
+    assert_eq!(r.digest, props.digest, "{}", r.render());
+    assert_eq!(r.dto, "Shipment");
+    // Shipments decode: most cases check something (with the generic generator every
+    // case was rejected).
+    assert!(r.rejected * 2 < r.cases, "{}", r.render());
+    assert!(r.render().contains(&format!("rejected: {}\n", r.rejected)));
+    assert_eq!(r.judge(), Ok(()), "{}", r.render());
+    // Counted as `props` counts them (props checks the sent text, the round trip what the
+    // server gives back: their failures may differ, not what no path decodes).
+    assert_eq!(r.rejected, props.rejected, "{}", r.render());
+
+    let r = equijson_pg::roundtrip::<NeverDecoded>(&mut client, opts).expect("roundtrip");
+    assert_eq!(
+        (r.passed, r.rejected, r.failed),
+        (60, 60, 0),
+        "{}",
+        r.render()
+    );
+    let m = r.judge().expect_err("a run that checked nothing fails");
+    assert!(
+        m.contains("NeverDecoded: every one of the 60 cases was rejected by every decode path"),
+        "{m}"
+    );
+}
+
+/// A json column with more divergent rows (a duplicate member name each) than the report
+/// keeps examples of, and clean rows between them.
+fn duplicate_rows(client: &mut postgres::Client, divergent: u32) {
+    client
+        .batch_execute("CREATE TABLE dups (id bigint PRIMARY KEY, doc json)")
+        .expect("create");
+    for i in 1..=divergent {
+        client
+            .execute(
+                "INSERT INTO dups VALUES ($1, $2::text::json), ($1 + 100000, '{\"a\":1}')",
+                &[&i64::from(i), &format!("{{\"a\":1,\"a\":{i}}}")],
+            )
+            .expect("insert");
+    }
+}
+
+/// Every finding of `report` is one line of `lines`, and the keys are the divergent rows'.
+fn assert_every_finding(
+    report: &equijson_pg::ScanReport,
+    lines: &[equijson_pg::RowFinding],
+    divergent: u32,
+) {
+    let total: u64 = report.classes.values().sum();
+    assert_eq!(lines.len() as u64, total, "{}", report.render());
+    assert!(
+        report.examples.len() < lines.len(),
+        "the report keeps fewer: {}",
+        report.render()
+    );
+    let keys: std::collections::BTreeSet<&str> = lines.iter().map(|l| l.key.as_str()).collect();
+    let want: Vec<String> = (1..=divergent).map(|i| i.to_string()).collect();
+    let want: std::collections::BTreeSet<&str> = want.iter().map(String::as_str).collect();
+    assert_eq!(keys, want);
+    // Each row's duplicate name once, at its pointer, with its value redacted.
+    let dup: Vec<&equijson_pg::RowFinding> = lines
+        .iter()
+        .filter(|l| l.class == "duplicate-name")
+        .collect();
+    assert_eq!(dup.len(), divergent as usize, "{lines:#?}");
+    let dup_keys: std::collections::BTreeSet<&str> = dup.iter().map(|l| l.key.as_str()).collect();
+    assert_eq!(dup_keys, want);
+    assert!(
+        dup.iter().all(|l| l.pointer == "/a" && !l.declared),
+        "{dup:#?}"
+    );
+}
+
+#[test]
+fn findings_sink_gets_every_finding_with_its_row_key() {
+    if !pg_or_skip::server_or_skip("findings_sink_gets_every_finding_with_its_row_key") {
+        return;
+    }
+    let (cluster, mut client) = start();
+    let divergent = 3 * equijson_pg::live::EXAMPLES_PER_CLASS as u32 + 4;
+    duplicate_rows(&mut client, divergent);
+    let value = |b: &Input<'_>| check_input::<serde_json::Value>(b, &[]);
+    // A library check sees each finding with its row key.
+    let seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let into = std::sync::Arc::clone(&seen);
+    let o = ScanOptions {
+        table: "dups".into(),
+        column: "doc".into(),
+        key: Some("id".into()),
+        findings: Some(equijson_pg::FindingsSink::callback(move |f| {
+            into.lock().expect("lock").push(f.clone());
+        })),
+        ..Default::default()
+    };
+    let report = scan_with(cluster.config(), &o, "value", &value, &mut |_, _| {}).expect("scan");
+    assert!(report.complete, "{}", report.render());
+    assert_eq!(
+        report.divergences,
+        u64::from(divergent),
+        "{}",
+        report.render()
+    );
+    let sink = o.findings.as_ref().expect("sink");
+    let lines = seen.lock().expect("lock").clone();
+    assert_eq!(sink.finish(), Ok(lines.len() as u64));
+    assert_every_finding(&report, &lines, divergent);
+
+    // JSON Lines through one writer shared by two jobs.
+    let path = std::env::temp_dir().join(format!("equijson-findings-{}.jsonl", std::process::id()));
+    let sink = equijson_pg::FindingsSink::create(&path).expect("create");
+    let o = ScanOptions {
+        findings: Some(sink.clone()),
+        ..o
+    };
+    let report =
+        equijson_pg::scan::scan_parallel(cluster.config(), &o, 2, "value", &value, &|_, _| {})
+            .expect("scan");
+    let written = sink.finish().expect("flushed");
+    let text = std::fs::read_to_string(&path).expect("read the findings file");
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<equijson_pg::RowFinding> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a RowFinding per line"))
+        .collect();
+    assert_eq!(written, lines.len() as u64);
+    assert_every_finding(&report, &lines, divergent);
+}

@@ -97,7 +97,8 @@ pub fn decode(dto: &str, text: &js_sys::JsString, redact: bool) -> Result<String
 }
 
 /// Runs the property checks; the outcome as JSON text:
-/// `{"dto","seed","cases","passed","failed","digest","failure":null|{...}}`.
+/// `{"dto","seed","cases","passed","rejected","failed","digest","failure":null|{...}}`
+/// (`rejected`: passed cases every decode path rejected).
 ///
 /// `seed` is a decimal or `0x`-hex string (JavaScript numbers cannot hold every u64).
 ///
@@ -138,6 +139,7 @@ fn outcome_json(seed: u64, out: equijson_check::props::PropsOutcome) -> String {
         "seed": seed.to_string(),
         "cases": out.cases,
         "passed": out.passed,
+        "rejected": out.rejected,
         "failed": out.failed,
         "digest": out.digest,
         "failure": failure,

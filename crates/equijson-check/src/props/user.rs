@@ -127,17 +127,27 @@ pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<()
             cases_to = f.case + 1,
         ));
     }
-    if outcome.cases > 0 && outcome.rejected == outcome.cases {
-        return Err(format!(
-            "equijson: {dto}: every one of the {n} cases was rejected by every decode path, so \
-             nothing was checked: give the DTO examples() or a generate() that makes documents \
-             it decodes\nreplay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={n} {command}",
-            dto = outcome.dto,
-            n = outcome.cases,
+    nothing_checked(outcome.dto, outcome.cases, outcome.rejected).map_or(Ok(()), |m| {
+        Err(format!(
+            "{m}\nreplay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={n} {command}",
             seed = env.seed,
-        ));
-    }
-    Ok(())
+            n = outcome.cases
+        ))
+    })
+}
+
+/// [`judge`]'s rule for a run that checked nothing: when every one of `cases` (at least
+/// one) was rejected by every decode path, the message saying so (without a replay line);
+/// `None` otherwise. Other runners (the live round trip) apply the same rule.
+#[must_use]
+pub fn nothing_checked(dto: &str, cases: u64, rejected: u64) -> Option<String> {
+    (cases > 0 && rejected == cases).then(|| {
+        format!(
+            "equijson: {dto}: every one of the {cases} cases was rejected by every decode path, \
+             so nothing was checked: give the DTO examples() or a generate() that makes \
+             documents it decodes"
+        )
+    })
 }
 
 /// `cargo test <this test> -- --exact`, named from the test thread (libtest names each
