@@ -69,7 +69,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     let _ = writeln!(out, "failed: {}", outcome.failed);
     let _ = writeln!(out, "digest: {}", outcome.digest);
     let Some(f) = outcome.first_failure else {
-        return crate::report::emit(&out, Status::Success);
+        return crate::messages::emit(&out, Status::Success);
     };
     let _ = writeln!(out);
     let _ = writeln!(
@@ -94,7 +94,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
             .map(|d| format!(" --dto {d}"))
             .unwrap_or_default()
     );
-    crate::report::emit(&out, Status::Invalid)
+    crate::messages::emit(&out, Status::Invalid)
 }
 
 /// The document as is when it fits one line, else as a JSON string literal (marked so).

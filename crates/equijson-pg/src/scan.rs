@@ -439,8 +439,8 @@ pub fn scan_with(
         .query_one(plan.count_sql.as_str(), &[])
         .map_err(|e| match scrub(&e) {
             // The first statement that runs the condition: say where the error comes from.
-            PgError::Server(m) if opts.where_sql.is_some() => {
-                PgError::Server(format!("counting the rows to scan (with --where): {m}"))
+            e if opts.where_sql.is_some() => {
+                e.in_context("counting the rows to scan (with --where)")
             }
             e => e,
         })?
@@ -476,7 +476,7 @@ pub fn scan_with(
             let e = match e {
                 StreamError::Pg(e) => scrub(&e),
                 StreamError::Io(e) => io_to_pg(&e, password.as_deref()),
-                StreamError::Format(m) => PgError::Server(m),
+                StreamError::Format(m) => PgError::server(m),
             };
             report.complete = false;
             report.error = Some(format!(
@@ -556,7 +556,10 @@ pub fn scan_parallel(
         let mut client = connect(config)?;
         crate::session::pin(&mut client)?;
         let id = export_snapshot(&mut client).map_err(|e| match e {
-            PgError::Server(m) => PgError::Server(crate::connect::scrub(&m, password.as_deref())),
+            PgError::Server { code, message } => PgError::Server {
+                code,
+                message: crate::connect::scrub(&message, password.as_deref()),
+            },
             e => e,
         })?;
         holder = Some(client);
@@ -593,7 +596,7 @@ pub fn scan_parallel(
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| Err(PgError::Server("scan worker panicked".into())))
+                    .unwrap_or_else(|_| Err(PgError::server("scan worker panicked")))
             })
             .collect()
     });
