@@ -607,7 +607,7 @@ pub fn scan_parallel(
     for r in results {
         reports.push(r?);
     }
-    let mut merged = ScanReport::merge(&reports).map_err(PgError::Usage)?;
+    let mut merged = ScanReport::merge(&reports).map_err(|e| PgError::Usage(e.to_string()))?;
     merged.shard = opts.shard.map(|(k, n)| [k, n]);
     merged.error = reports
         .iter()
