@@ -475,7 +475,9 @@ fn parse_shard_arg(s: &str) -> Result<ShardArg, String> {
     if s.trim() == "auto" {
         return Ok(ShardArg::Auto);
     }
-    parse_shard(s).map(|(k, n)| ShardArg::Fixed(k, n))
+    parse_shard(s)
+        .map(|(k, n)| ShardArg::Fixed(k, n))
+        .map_err(|e| e.to_string())
 }
 
 impl ShardArg {

@@ -124,24 +124,41 @@ pub fn quote_table(name: &str) -> String {
     }
 }
 
+/// Why a `--shard K/N` spec (held in each variant) does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// No `/`.
+    #[error("shard {0:?}: expected K/N, e.g. 1/4")]
+    NotKOverN(String),
+    /// K is not a number.
+    #[error("shard {0:?}: K is not a number")]
+    BadK(String),
+    /// N is not a number.
+    #[error("shard {0:?}: N is not a number")]
+    BadN(String),
+    /// Not 1 <= K <= N.
+    #[error("shard {0:?}: need 1 <= K <= N")]
+    OutOfRange(String),
+}
+
 /// Parses `K/N` (1 <= K <= N).
 ///
 /// # Errors
-/// A message saying what is wrong.
-pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+/// [`ShardError`]: what is wrong, with the spec.
+pub fn parse_shard(s: &str) -> Result<(u32, u32), ShardError> {
     let (k, n) = s
         .split_once('/')
-        .ok_or_else(|| format!("shard {s:?}: expected K/N, e.g. 1/4"))?;
+        .ok_or_else(|| ShardError::NotKOverN(s.to_owned()))?;
     let k: u32 = k
         .trim()
         .parse()
-        .map_err(|_| format!("shard {s:?}: K is not a number"))?;
+        .map_err(|_| ShardError::BadK(s.to_owned()))?;
     let n: u32 = n
         .trim()
         .parse()
-        .map_err(|_| format!("shard {s:?}: N is not a number"))?;
+        .map_err(|_| ShardError::BadN(s.to_owned()))?;
     if n == 0 || k == 0 || k > n {
-        return Err(format!("shard {s:?}: need 1 <= K <= N"));
+        return Err(ShardError::OutOfRange(s.to_owned()));
     }
     Ok((k, n))
 }
@@ -1047,7 +1064,30 @@ pub fn peak_rss_bytes() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Budget;
+    use super::{Budget, ShardError, parse_shard};
+
+    #[test]
+    fn shard_specs_parse_or_say_what_is_wrong() {
+        type Want = fn(String) -> ShardError;
+        let ok: &[(&str, (u32, u32))] = &[("1/4", (1, 4)), (" 4 / 4 ", (4, 4)), ("1/1", (1, 1))];
+        for (spec, want) in ok {
+            assert_eq!(parse_shard(spec), Ok(*want), "{spec}");
+        }
+        let bad: &[(&str, Want)] = &[
+            ("3", ShardError::NotKOverN),
+            ("x/4", ShardError::BadK),
+            ("-1/4", ShardError::BadK),
+            ("1/", ShardError::BadN),
+            ("0/4", ShardError::OutOfRange),
+            ("5/4", ShardError::OutOfRange),
+            ("0/0", ShardError::OutOfRange),
+        ];
+        for (spec, want) in bad {
+            let e = parse_shard(spec).expect_err(spec);
+            assert_eq!(e, want((*spec).to_owned()));
+            assert!(e.to_string().contains(&format!("{spec:?}")), "{e}");
+        }
+    }
 
     #[test]
     fn a_batch_larger_than_the_budget_passes_alone_and_others_wait_for_it() {
