@@ -29,19 +29,25 @@ pub enum PgError {
     /// The ephemeral cluster could not be started.
     #[error(transparent)]
     Cluster(#[from] ClusterError),
-    /// The server could not be reached (refused, unknown host, timeout, socket missing).
-    #[error("cannot connect to {target}: {message}")]
+    /// The server could not be reached (refused, unknown host, timeout, socket missing),
+    /// or refused the connection (`code`: e.g. `3D000` no such database, `53300` too many
+    /// connections).
+    #[error("cannot connect to {target}: {message}{}", sqlstate_suffix(code.as_ref()))]
     Unreachable {
         /// The server, without the password.
         target: String,
+        /// The server's SQLSTATE when it answered.
+        code: Option<SqlState>,
         /// Why.
         message: String,
     },
     /// The server rejected the credentials.
-    #[error("authentication failed for {target}: {message}")]
+    #[error("authentication failed for {target}: {message}{}", sqlstate_suffix(code.as_ref()))]
     Auth {
         /// The server, without the password.
         target: String,
+        /// The server's SQLSTATE (`28P01`, `28000`) when it gave one.
+        code: Option<SqlState>,
         /// The server's message.
         message: String,
     },
@@ -104,7 +110,8 @@ impl PgError {
         }
     }
 
-    /// The SQLSTATE of this error: the server's for [`PgError::Server`], `57014` for
+    /// The SQLSTATE of this error: the server's for [`PgError::Server`], and for
+    /// [`PgError::Auth`] / [`PgError::Unreachable`] when the server answered; `57014` for
     /// [`PgError::Cancelled`]; and
     /// for [`PgError::NoTable`] / [`PgError::NoColumn`], found in the catalog before any
     /// statement could fail, the code PostgreSQL gives that condition (`42P01`, `42703`).
@@ -112,7 +119,9 @@ impl PgError {
     #[must_use]
     pub fn sqlstate(&self) -> Option<&SqlState> {
         match self {
-            Self::Server { code, .. } => code.as_ref(),
+            Self::Server { code, .. }
+            | Self::Auth { code, .. }
+            | Self::Unreachable { code, .. } => code.as_ref(),
             Self::Cancelled(_) => Some(&SqlState::QUERY_CANCELED),
             Self::NoTable(_) => Some(&SqlState::UNDEFINED_TABLE),
             Self::NoColumn { .. } => Some(&SqlState::UNDEFINED_COLUMN),
@@ -493,16 +502,29 @@ pub fn connect(config: impl Into<ConnectConfig>) -> Result<Client, PgError> {
     };
     result.map_err(|e| {
         let target = describe_config(&config);
-        let message = scrub(&error_text(&e), password.as_deref());
-        match e.code() {
+        let message = scrub(&message_text(&e), password.as_deref());
+        let code = e.code().cloned();
+        match &code {
             Some(c)
                 if *c == SqlState::INVALID_PASSWORD
                     || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
             {
-                PgError::Auth { target, message }
+                PgError::Auth {
+                    target,
+                    code,
+                    message,
+                }
             }
-            _ if message.contains("password") => PgError::Auth { target, message },
-            _ => PgError::Unreachable { target, message },
+            _ if message.contains("password") => PgError::Auth {
+                target,
+                code,
+                message,
+            },
+            _ => PgError::Unreachable {
+                target,
+                code,
+                message,
+            },
         }
     })
 }
