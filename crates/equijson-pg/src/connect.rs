@@ -795,7 +795,8 @@ impl Fill<'_> {
                 pg.application_name(value);
             }
             "sslmode" if !self.explicit_mode => {
-                self.config.tls.mode = SslMode::parse(value).map_err(PgError::BadUrl)?;
+                self.config.tls.mode =
+                    SslMode::parse(value).map_err(|e| PgError::BadUrl(e.to_string()))?;
                 let mode = self.config.tls.driver_mode();
                 self.config.pg.ssl_mode(mode);
                 self.explicit_mode = true;
