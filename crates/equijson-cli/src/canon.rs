@@ -150,7 +150,7 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
                 canon.canonicalize_into(&input, &mut buf)
             };
             if let Err(e) = result {
-                eprintln!("{}", crate::report::located(&source.name(), &e));
+                eprintln!("{}", crate::messages::located(&source.name(), &e));
                 if let Some(hint) = second_value_hint(&input, &e) {
                     eprintln!("{}: {hint}", source.name());
                 }
@@ -164,11 +164,11 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
             buf.push(b'\n');
         }
         if let Err(e) = out.write_all(&buf) {
-            return crate::report::write_failed(&e, status);
+            return crate::messages::write_failed(&e, status);
         }
     }
     if let Err(e) = out.flush() {
-        return crate::report::write_failed(&e, status);
+        return crate::messages::write_failed(&e, status);
     }
     status
 }

@@ -80,5 +80,5 @@ pub(crate) fn run(args: &DecodeArgs) -> Status {
         Verdict::Equivalent | Verdict::Accepted => Status::Success,
         Verdict::Rejected | Verdict::Divergent => Status::Invalid,
     };
-    crate::report::emit(&out, status)
+    crate::messages::emit(&out, status)
 }

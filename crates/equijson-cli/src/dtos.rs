@@ -25,7 +25,7 @@ pub(crate) fn run(args: &DtosArgs) -> Status {
         if let Some(d) = equijson_check::dto::find(name) {
             let _ = writeln!(out, "{}", d.sample);
         }
-        return crate::report::emit(&out, Status::Success);
+        return crate::messages::emit(&out, Status::Success);
     }
     for d in equijson_check::dto::catalogue() {
         let _ = writeln!(out, "{:<14} {}", d.name, d.summary);
@@ -42,7 +42,7 @@ pub(crate) fn run(args: &DtosArgs) -> Status {
             let _ = writeln!(out, "{:<14}   sample: {}", "", d.sample);
         }
     }
-    crate::report::emit(&out, Status::Success)
+    crate::messages::emit(&out, Status::Success)
 }
 
 /// clap value parser: a registered DTO name.

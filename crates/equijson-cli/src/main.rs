@@ -12,10 +12,11 @@ mod dtos;
 mod exit;
 mod gen_args;
 mod input;
+mod messages;
 mod pg;
 mod pg_sql;
 mod props;
-mod report;
+mod report_merge;
 
 use std::process::ExitCode;
 
@@ -52,7 +53,7 @@ enum Command {
     /// Check decode equivalence against live PostgreSQL (round trips, table scans).
     Pg(Box<pg::PgArgs>),
     /// Work with scan reports (merge shard reports).
-    Report(pg::ReportArgs),
+    Report(report_merge::ReportArgs),
     /// The main job: an ephemeral PostgreSQL, a seeded contacts table, round trips and scans.
     Demo,
 }
@@ -70,7 +71,7 @@ fn main() -> ExitCode {
         Command::Props(args) => props::run(&args),
         Command::Dtos(args) => dtos::run(&args),
         Command::Pg(args) => pg::run(&args),
-        Command::Report(args) => pg::run_report(&args),
+        Command::Report(args) => report_merge::run_report(&args),
         Command::Demo => pg::run_demo(),
     };
     code.into()

@@ -1,4 +1,4 @@
-//! `equijson pg roundtrip|scan` and `equijson report merge`: thin shells over `equijson-pg`.
+//! `equijson pg roundtrip|scan` and `equijson demo`: thin shells over `equijson-pg`.
 
 #![allow(
     clippy::cast_precision_loss,
@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
 use equijson::untrusted::escape;
-use equijson_pg::connect::{PgError, Target};
+use equijson_pg::connect::{PgError, SqlState, Target};
 use equijson_pg::findings::FindingsSink;
 use equijson_pg::live::ScanReport;
 use equijson_pg::report_seal;
@@ -252,8 +252,14 @@ fn fail(e: &PgError) -> Status {
 /// An error as shown on stderr. Server messages and names are someone else's text: escaped
 /// (no forged lines, no terminal escapes). Only the ephemeral cluster's own tool output
 /// (`initdb`, `pg_ctl`, its server log) keeps its lines, each indented under the first.
+/// The server's SQLSTATE, when the error has one, ends the line as `(SQLSTATE 42P01)`.
 fn shown_error(e: &PgError) -> String {
-    let text = e.to_string();
+    let mut text = e.to_string();
+    if let Some(code) = e.sqlstate().map(SqlState::code)
+        && !text.contains(code)
+    {
+        text = format!("{text} (SQLSTATE {code})");
+    }
     if matches!(e, PgError::Cluster(_)) {
         equijson::untrusted::escape_lines(&text).join("\n  ")
     } else {
@@ -301,7 +307,7 @@ fn run_roundtrip(a: &RoundtripArgs) -> Status {
                     Status::Invalid
                 }
             };
-            crate::report::emit(&r.render(), status)
+            crate::messages::emit(&r.render(), status)
         }
         Err(e) => fail(&e),
     }
@@ -400,7 +406,7 @@ pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
     if let Some(e) = &report.error {
         eprintln!("equijson: error: scan incomplete: {}", escape(e));
     }
-    crate::report::emit(&text, status)
+    crate::messages::emit(&text, status)
 }
 
 pub(crate) fn scan_status(report: &ScanReport) -> Status {
@@ -471,80 +477,6 @@ impl Progress {
     }
 }
 
-/// Work with scan reports (merge shard reports).
-#[derive(Args, Debug)]
-pub(crate) struct ReportArgs {
-    #[command(subcommand)]
-    command: ReportCommand,
-}
-
-#[derive(Subcommand, Debug)]
-enum ReportCommand {
-    /// Add shard reports (`pg scan --shard K/N --format json`) into one. The result is
-    /// complete only if every shard is complete and shards 1..N are each present once;
-    /// reports of another table, column or DTO, cut differently (--key, --where,
-    /// --limit), of another snapshot, cluster, table identity or key-changing setting
-    /// (`TimeZone`, `DateStyle`, ...), inconsistent in themselves, or whose digest does not
-    /// match (with `EQUIJSON_REPORT_KEY` set: not signed with it) are refused naming the
-    /// files. Exit 0, 1 or 2 as `pg scan`.
-    Merge(MergeArgs),
-}
-
-#[derive(Args, Debug)]
-struct MergeArgs {
-    /// Report files (JSON from `pg scan --shard K/N --format json`), one per shard.
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<std::path::PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Json)]
-    format: Format,
-}
-
-/// Runs `equijson report ...`.
-pub(crate) fn run_report(args: &ReportArgs) -> Status {
-    let ReportCommand::Merge(m) = &args.command;
-    let key = report_seal::key_from_env();
-    let mut reports: Vec<(String, ScanReport)> = Vec::new();
-    for f in &m.files {
-        let text = match std::fs::read(f) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{}: error: {e}", f.display());
-                return Status::Environment;
-            }
-        };
-        match serde_json::from_slice::<ScanReport>(&text) {
-            Ok(r) => {
-                // The file's text, not `r`: serde_json may misread its f64 fields.
-                if let Err(e) = report_seal::verify_text(&text, key.as_deref()) {
-                    eprintln!("{}: error: refused: {e}", f.display());
-                    return Status::Environment;
-                }
-                reports.push((f.display().to_string(), r));
-            }
-            Err(e) => {
-                // serde quotes the file's text: escaped.
-                eprintln!(
-                    "{}:{}:{}: error: not a scan report: {}",
-                    f.display(),
-                    e.line(),
-                    e.column(),
-                    escape(&e.to_string())
-                );
-                return Status::Environment;
-            }
-        }
-    }
-    let labeled: Vec<(&str, &ScanReport)> = reports.iter().map(|(f, r)| (f.as_str(), r)).collect();
-    match ScanReport::merge_labeled(&labeled) {
-        Ok(r) => emit_scan(&r, m.format),
-        Err(e) => {
-            eprintln!("equijson: error: {}", escape(&e));
-            Status::Environment
-        }
-    }
-}
-
 /// Runs `equijson demo`.
 pub(crate) fn run_demo() -> Status {
     let mut out = std::io::stdout().lock();
@@ -571,7 +503,9 @@ fn parse_shard_arg(s: &str) -> Result<ShardArg, String> {
     if s.trim() == "auto" {
         return Ok(ShardArg::Auto);
     }
-    parse_shard(s).map(|(k, n)| ShardArg::Fixed(k, n))
+    parse_shard(s)
+        .map(|(k, n)| ShardArg::Fixed(k, n))
+        .map_err(|e| e.to_string())
 }
 
 impl ShardArg {

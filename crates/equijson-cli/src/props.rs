@@ -80,7 +80,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     let _ = writeln!(out, "failed: {}", outcome.failed);
     let _ = writeln!(out, "digest: {}", outcome.digest);
     let Some(f) = outcome.first_failure else {
-        return crate::report::emit(&out, Status::Success);
+        return crate::messages::emit(&out, Status::Success);
     };
     let _ = writeln!(out);
     let _ = writeln!(
@@ -105,7 +105,7 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
             .map(|d| format!(" --dto {d}"))
             .unwrap_or_default()
     );
-    crate::report::emit(&out, Status::Invalid)
+    crate::messages::emit(&out, Status::Invalid)
 }
 
 /// The outcome as one JSON object (the names of the human output; the seed as decimal

@@ -158,25 +158,44 @@ fn environment_errors_exit_2_without_the_password() {
     }
     let cluster = seeded(10);
     let url = cluster.connection_string();
-    for (args, needle) in [
+    // Each error names what is wrong and the SQLSTATE PostgreSQL gives it: the server's
+    // own for a failing statement (the --where check), the condition's for a table or
+    // column found missing in the catalog.
+    for (args, needles) in [
         (
             vec!["--table", "x\"; drop table contacts; --", "--column", "doc"],
-            "does not exist",
+            &["does not exist (SQLSTATE 42P01)"][..],
         ),
         (
             vec!["--table", "contacts", "--column", "nope"],
-            "column nope does not exist",
+            &["column nope does not exist", "(SQLSTATE 42703)"][..],
         ),
         (
             vec!["--table", "contacts", "--column", "id"],
-            "has type bigint",
+            &["has type bigint"][..],
+        ),
+        (
+            vec![
+                "--table",
+                "contacts",
+                "--column",
+                "doc",
+                "--where",
+                "nosuch = 1",
+            ],
+            &[
+                "--where: column \"nosuch\" does not exist",
+                "(SQLSTATE 42703)",
+            ][..],
         ),
     ] {
         let mut a = vec!["pg", "scan"];
         a.extend(args);
         let o = run(&a, &url);
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-        assert!(text(&o).contains(needle), "{}", text(&o));
+        for needle in needles {
+            assert!(text(&o).contains(needle), "{needle}: {}", text(&o));
+        }
     }
     let mut client = cluster.config().connect(postgres::NoTls).expect("connect");
     let n: i64 = client
@@ -194,7 +213,11 @@ fn environment_errors_exit_2_without_the_password() {
         &bad,
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("authentication failed"), "{}", text(&o));
+    let said = text(&o);
+    assert!(
+        said.contains("authentication failed") && said.contains("(SQLSTATE 28P01)"),
+        "{said}"
+    );
     assert!(!text(&o).contains("wr0ng-s3cret-pw"), "{}", text(&o));
 
     let good = format!(

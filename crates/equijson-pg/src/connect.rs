@@ -2,7 +2,8 @@
 
 use std::fmt::Write as _;
 
-use postgres::error::SqlState;
+/// The server's error codes, as [`PgError::sqlstate`] gives them (re-exported from `postgres`).
+pub use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use crate::cluster::{ClusterError, EphemeralCluster};
@@ -28,19 +29,25 @@ pub enum PgError {
     /// The ephemeral cluster could not be started.
     #[error(transparent)]
     Cluster(#[from] ClusterError),
-    /// The server could not be reached (refused, unknown host, timeout, socket missing).
-    #[error("cannot connect to {target}: {message}")]
+    /// The server could not be reached (refused, unknown host, timeout, socket missing),
+    /// or refused the connection (`code`: e.g. `3D000` no such database, `53300` too many
+    /// connections).
+    #[error("cannot connect to {target}: {message}{}", sqlstate_suffix(code.as_ref()))]
     Unreachable {
         /// The server, without the password.
         target: String,
+        /// The server's SQLSTATE when it answered.
+        code: Option<SqlState>,
         /// Why.
         message: String,
     },
     /// The server rejected the credentials.
-    #[error("authentication failed for {target}: {message}")]
+    #[error("authentication failed for {target}: {message}{}", sqlstate_suffix(code.as_ref()))]
     Auth {
         /// The server, without the password.
         target: String,
+        /// The server's SQLSTATE (`28P01`, `28000`) when it gave one.
+        code: Option<SqlState>,
         /// The server's message.
         message: String,
     },
@@ -71,15 +78,69 @@ pub enum PgError {
     /// A statement ran past `statement_timeout` or was cancelled.
     #[error("statement cancelled: {0}")]
     Cancelled(String),
-    /// Any other server or protocol error.
-    #[error("{0}")]
-    Server(String),
+    /// Any other server or protocol error. `code` is the server's SQLSTATE (`None` for an
+    /// error the runner met itself); shown after the message as `(SQLSTATE 42P01)`.
+    #[error("{message}{}", sqlstate_suffix(code.as_ref()))]
+    Server {
+        /// The server's SQLSTATE, to match on (`SqlState::UNDEFINED_COLUMN`, ...).
+        code: Option<SqlState>,
+        /// The server's message with its detail, without the password.
+        message: String,
+    },
     /// Invalid arguments (shard spec, key, ...).
     #[error("{0}")]
     Usage(String),
     /// The TLS settings cannot be used (root certificate file missing or unreadable).
     #[error("TLS: {0}")]
     Tls(String),
+}
+
+/// ` (SQLSTATE XXXXX)` after a message, or nothing.
+fn sqlstate_suffix(code: Option<&SqlState>) -> String {
+    code.map_or_else(String::new, |c| format!(" (SQLSTATE {})", c.code()))
+}
+
+impl PgError {
+    /// An error of the runner's own (no SQLSTATE) in the `Server` kind.
+    #[must_use]
+    pub fn server(message: impl Into<String>) -> Self {
+        Self::Server {
+            code: None,
+            message: message.into(),
+        }
+    }
+
+    /// The SQLSTATE of this error: the server's for [`PgError::Server`], and for
+    /// [`PgError::Auth`] / [`PgError::Unreachable`] when the server answered; `57014` for
+    /// [`PgError::Cancelled`]; and
+    /// for [`PgError::NoTable`] / [`PgError::NoColumn`], found in the catalog before any
+    /// statement could fail, the code PostgreSQL gives that condition (`42P01`, `42703`).
+    /// `None` for the rest (URL, cluster, TLS and usage errors, a lost connection).
+    #[must_use]
+    pub fn sqlstate(&self) -> Option<&SqlState> {
+        match self {
+            Self::Server { code, .. }
+            | Self::Auth { code, .. }
+            | Self::Unreachable { code, .. } => code.as_ref(),
+            Self::Cancelled(_) => Some(&SqlState::QUERY_CANCELED),
+            Self::NoTable(_) => Some(&SqlState::UNDEFINED_TABLE),
+            Self::NoColumn { .. } => Some(&SqlState::UNDEFINED_COLUMN),
+            _ => None,
+        }
+    }
+
+    /// Puts `context` before the message of a [`PgError::Server`] (keeping its code);
+    /// other kinds are returned unchanged.
+    #[must_use]
+    pub fn in_context(self, context: &str) -> Self {
+        match self {
+            Self::Server { code, message } => Self::Server {
+                code,
+                message: format!("{context}: {message}"),
+            },
+            e => e,
+        }
+    }
 }
 
 /// Connection settings: the driver's, plus the TLS settings it cannot hold itself
@@ -441,16 +502,29 @@ pub fn connect(config: impl Into<ConnectConfig>) -> Result<Client, PgError> {
     };
     result.map_err(|e| {
         let target = describe_config(&config);
-        let message = scrub(&error_text(&e), password.as_deref());
-        match e.code() {
+        let message = scrub(&message_text(&e), password.as_deref());
+        let code = e.code().cloned();
+        match &code {
             Some(c)
                 if *c == SqlState::INVALID_PASSWORD
                     || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
             {
-                PgError::Auth { target, message }
+                PgError::Auth {
+                    target,
+                    code,
+                    message,
+                }
             }
-            _ if message.contains("password") => PgError::Auth { target, message },
-            _ => PgError::Unreachable { target, message },
+            _ if message.contains("password") => PgError::Auth {
+                target,
+                code,
+                message,
+            },
+            _ => PgError::Unreachable {
+                target,
+                code,
+                message,
+            },
         }
     })
 }
@@ -483,8 +557,17 @@ pub fn tls_summary(client: &mut Client) -> String {
 /// The full text of a driver error: the server's message with detail, or the chain of causes.
 #[must_use]
 pub fn error_text(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{}: {}", db.code().code(), message_text(e)),
+        None => message_text(e),
+    }
+}
+
+/// [`error_text`] without the SQLSTATE in front: the server's message with detail, or the
+/// chain of causes.
+fn message_text(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
-        let mut s = format!("{}: {}", db.code().code(), db.message());
+        let mut s = db.message().to_owned();
         if let Some(d) = db.detail() {
             let _ = write!(s, " ({d})");
         }
@@ -520,7 +603,10 @@ pub fn classify(e: &postgres::Error, password: Option<&str>) -> PgError {
             PgError::Lost(text)
         }
         Some(c) if *c == SqlState::QUERY_CANCELED => PgError::Cancelled(text),
-        Some(_) => PgError::Server(text),
+        Some(c) => PgError::Server {
+            code: Some(c.clone()),
+            message: scrub(&message_text(e), password),
+        },
         // No SQLSTATE: an I/O or protocol failure, i.e. the connection is gone.
         None => PgError::Lost(text),
     }
@@ -709,7 +795,8 @@ impl Fill<'_> {
                 pg.application_name(value);
             }
             "sslmode" if !self.explicit_mode => {
-                self.config.tls.mode = SslMode::parse(value).map_err(PgError::BadUrl)?;
+                self.config.tls.mode =
+                    SslMode::parse(value).map_err(|e| PgError::BadUrl(e.to_string()))?;
                 let mode = self.config.tls.driver_mode();
                 self.config.pg.ssl_mode(mode);
                 self.explicit_mode = true;

@@ -18,7 +18,7 @@ use equijson_check::decode::{Input, Report};
 use equijson_check::diff::DiffStyle;
 use equijson_check::jsonb::{self, JsonbOptions};
 
-pub use crate::live_checks::{KEY_SETTINGS, ScanSource};
+pub use crate::live_checks::{KEY_SETTINGS, MergeError, Mismatch, ScanSource};
 
 /// The SQL type of a scanned column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -660,7 +660,7 @@ impl ScanReport {
     ///
     /// # Errors
     /// As [`Self::merge_labeled`] (reports named `report 1`, `report 2`, ...).
-    pub fn merge(reports: &[ScanReport]) -> Result<ScanReport, String> {
+    pub fn merge(reports: &[ScanReport]) -> Result<ScanReport, MergeError> {
         let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
         let labeled: Vec<(&str, &ScanReport)> =
             labels.iter().map(String::as_str).zip(reports).collect();
@@ -673,9 +673,9 @@ impl ScanReport {
     /// When the reports are of different tables, columns or DTOs, mix shard counts, or
     /// were sliced differently (key column, `--where`, `--limit`): the message names the
     /// first report and the one that differs.
-    pub fn merge_labeled(reports: &[(&str, &ScanReport)]) -> Result<ScanReport, String> {
+    pub fn merge_labeled(reports: &[(&str, &ScanReport)]) -> Result<ScanReport, MergeError> {
         let Some(&(first_label, first)) = reports.first() else {
-            return Err("no reports to merge".to_owned());
+            return Err(MergeError::NoReports);
         };
         let mut out = ScanReport::new(&first.table, &first.column, &first.dto);
         out.column_type = first.column_type;
@@ -691,10 +691,10 @@ impl ScanReport {
         for &(label, r) in reports {
             let problems = r.problems();
             if !problems.is_empty() {
-                return Err(format!(
-                    "{label} is not a consistent scan report (edited or truncated?): {}",
-                    problems.join("; ")
-                ));
+                return Err(MergeError::Inconsistent {
+                    label: label.to_owned(),
+                    problems,
+                });
             }
             Self::check_mergeable((first_label, first), (label, r))?;
             if n.is_some() {
@@ -763,7 +763,7 @@ impl ScanReport {
     fn check_mergeable(
         (first_label, first): (&str, &ScanReport),
         (label, r): (&str, &ScanReport),
-    ) -> Result<(), String> {
+    ) -> Result<(), MergeError> {
         let shard_of = |r: &ScanReport| {
             r.shard
                 .map_or_else(|| "unsharded".to_owned(), |[k, n]| format!("shard {k}/{n}"))
@@ -783,35 +783,47 @@ impl ScanReport {
             )
         };
         if r.table != first.table || r.column != first.column || r.dto != first.dto {
-            return Err(format!(
-                "cannot merge {label} (a scan of {}.{} as {}) with {first_label} (a scan of {}.{} as {})",
-                r.table, r.column, r.dto, first.table, first.column, first.dto
+            return Err(MergeError::mismatch(
+                Mismatch::Scan,
+                format!(
+                    "cannot merge {label} (a scan of {}.{} as {}) with {first_label} (a scan of {}.{} as {})",
+                    r.table, r.column, r.dto, first.table, first.column, first.dto
+                ),
             ));
         }
         if r.serde_json_numbers != first.serde_json_numbers {
-            return Err(format!(
-                "cannot merge {label} (serde_json numbers: {}) with {first_label} (serde_json \
+            return Err(MergeError::mismatch(
+                Mismatch::SerdeJsonNumbers,
+                format!(
+                    "cannot merge {label} (serde_json numbers: {}) with {first_label} (serde_json \
                  numbers: {}): the rows were decoded by differently built programs",
-                r.serde_json_numbers, first.serde_json_numbers
+                    r.serde_json_numbers, first.serde_json_numbers
+                ),
             ));
         }
         if r.shard.map(|s| s[1]) != first.shard.map(|s| s[1]) {
-            return Err(format!(
-                "cannot merge {label} ({}) with {first_label} ({}): different shard counts \
+            return Err(MergeError::mismatch(
+                Mismatch::ShardCount,
+                format!(
+                    "cannot merge {label} ({}) with {first_label} ({}): different shard counts \
                  (or sharded and unsharded)",
-                shard_of(r),
-                shard_of(first)
+                    shard_of(r),
+                    shard_of(first)
+                ),
             ));
         }
         if r.key_column != first.key_column
             || r.where_fingerprint != first.where_fingerprint
             || r.limit != first.limit
         {
-            return Err(format!(
-                "cannot merge {label} ({}) with {first_label} ({}): the shards were cut \
+            return Err(MergeError::mismatch(
+                Mismatch::Slicing,
+                format!(
+                    "cannot merge {label} ({}) with {first_label} ({}): the shards were cut \
                  differently, so they need not cover each row once",
-                slicing(r),
-                slicing(first)
+                    slicing(r),
+                    slicing(first)
+                ),
             ));
         }
         Ok(())

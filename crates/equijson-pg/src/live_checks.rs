@@ -6,6 +6,58 @@ use serde::{Deserialize, Serialize};
 
 use crate::live::{EXAMPLES_PER_CLASS, ScanReport};
 
+/// Why `report merge` ([`ScanReport::merge_labeled`]) refuses its reports. The messages
+/// name the reports by their labels.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// No reports were given.
+    #[error("no reports to merge")]
+    NoReports,
+    /// A report is not consistent in itself (edited or truncated).
+    #[error("{label} is not a consistent scan report (edited or truncated?): {}", problems.join("; "))]
+    Inconsistent {
+        /// The report's label (its file name).
+        label: String,
+        /// What does not hold, one item each.
+        problems: Vec<String>,
+    },
+    /// Two reports cannot add up: `what` says in which respect, `message` names both.
+    #[error("{message}")]
+    Mismatch {
+        /// In which respect they differ.
+        what: Mismatch,
+        /// The reason, naming both labels and both values.
+        message: String,
+    },
+}
+
+/// In which respect two reports that cannot be merged differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Another table, column or DTO.
+    Scan,
+    /// Decoded by programs whose `serde_json` reads numbers differently.
+    SerdeJsonNumbers,
+    /// Another shard count, or sharded and unsharded.
+    ShardCount,
+    /// Cut differently (`--key`, `--where`, `--limit`).
+    Slicing,
+    /// A report does not say which snapshot of which table it read (an older equijson).
+    NoSource,
+    /// Another cluster, database, table (oid, relfilenode) or server major version.
+    Table,
+    /// A key-changing setting differs ([`KEY_SETTINGS`]).
+    Setting,
+    /// Another snapshot.
+    Snapshot,
+}
+
+impl MergeError {
+    pub(crate) fn mismatch(what: Mismatch, message: String) -> Self {
+        Self::Mismatch { what, message }
+    }
+}
+
 /// Where, when and how a scan read its rows: recorded by the scan inside its transaction,
 /// compared by `report merge` so that only shards of one snapshot of one table, read with
 /// the same key-changing settings, add up to a complete report.
@@ -156,28 +208,39 @@ impl ScanReport {
     pub fn check_same_source(
         (la, a): (&str, &ScanReport),
         (lb, b): (&str, &ScanReport),
-    ) -> Result<(), String> {
+    ) -> Result<(), MergeError> {
         let (Some(sa), Some(sb)) = (&a.source, &b.source) else {
             let which = if a.source.is_none() { la } else { lb };
-            return Err(format!(
-                "{which} does not say which snapshot of which table it read (a report from \
+            return Err(MergeError::mismatch(
+                Mismatch::NoSource,
+                format!(
+                    "{which} does not say which snapshot of which table it read (a report from \
                  an older equijson?): shards cannot be shown to add up"
+                ),
             ));
         };
         let differ = |what: &str, x: &dyn std::fmt::Display, y: &dyn std::fmt::Display| {
-            Err(format!(
-                "cannot merge {lb} ({what} {y}) with {la} ({what} {x}): {}",
-                match what {
-                    "snapshot" =>
-                        "the shards read different snapshots (different times), so rows \
+            let kind = match what {
+                "snapshot" => Mismatch::Snapshot,
+                "setting" => Mismatch::Setting,
+                _ => Mismatch::Table,
+            };
+            Err(MergeError::mismatch(
+                kind,
+                format!(
+                    "cannot merge {lb} ({what} {y}) with {la} ({what} {x}): {}",
+                    match what {
+                        "snapshot" =>
+                            "the shards read different snapshots (different times), so rows \
                          inserted, deleted or moved in between are missed or counted twice; \
                          run every shard with one exported snapshot (--snapshot ID), or on \
                          a replica paused at one LSN",
-                    "setting" =>
-                        "the key's text, which the shards hash, depends on it: the shards \
+                        "setting" =>
+                            "the key's text, which the shards hash, depends on it: the shards \
                          need not cover each row once",
-                    _ => "not the same table",
-                }
+                        _ => "not the same table",
+                    }
+                ),
             ))
         };
         if sa.system_identifier != sb.system_identifier {

@@ -11,6 +11,39 @@ use sha2::{Digest as _, Sha256};
 /// The environment variable holding the key of `hmac-sha256:` report digests.
 pub const REPORT_KEY_ENV: &str = "EQUIJSON_REPORT_KEY";
 
+/// Why a report could not be sealed, or its digest does not hold.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SealError {
+    /// The report did not serialize, or its text is not canonicalizable JSON.
+    #[error("not canonicalizable: {0}")]
+    NotCanonical(String),
+    /// The report's text is JSON, but not an object.
+    #[error("it is not a JSON object")]
+    NotAnObject,
+    /// The report has no `digest` member.
+    #[error("it carries no digest (written by hand, or by an older equijson)")]
+    NoDigest,
+    /// An `hmac-sha256:` digest, and no key given.
+    #[error("it is signed (hmac-sha256): set {REPORT_KEY_ENV} to the key it was written with")]
+    KeyNeeded,
+    /// A plain `sha256:` digest where a key asks for a signed one.
+    #[error("it is not signed ({REPORT_KEY_ENV} is set, the report has a plain sha256 digest)")]
+    NotSigned,
+    /// A digest of neither kind.
+    #[error("its digest is of no known kind")]
+    UnknownKind,
+    /// The digest is not the report's: `keyed` when it was checked with a key.
+    #[error("{}", if *keyed {
+        "its digest does not match: the report was edited, or signed with another key"
+    } else {
+        "its digest does not match: the report was edited after it was written"
+    })]
+    Mismatch {
+        /// Whether a key was given.
+        keyed: bool,
+    },
+}
+
 /// The report key from [`REPORT_KEY_ENV`] (unset or empty: none).
 #[must_use]
 pub fn key_from_env() -> Option<Vec<u8>> {
@@ -23,13 +56,14 @@ pub fn key_from_env() -> Option<Vec<u8>> {
 ///
 /// # Errors
 /// When the report does not serialize (it always does).
-pub fn canonical_body(report: &ScanReport) -> Result<Vec<u8>, String> {
-    let mut value = serde_json::to_value(report).map_err(|e| e.to_string())?;
+pub fn canonical_body(report: &ScanReport) -> Result<Vec<u8>, SealError> {
+    let not = |e: &dyn std::fmt::Display| SealError::NotCanonical(e.to_string());
+    let mut value = serde_json::to_value(report).map_err(|e| not(&e))?;
     if let Some(map) = value.as_object_mut() {
         map.remove("digest");
     }
-    let text = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
-    equijson::canonicalize(&text).map_err(|e| e.to_string())
+    let text = serde_json::to_vec(&value).map_err(|e| not(&e))?;
+    equijson::canonicalize(&text).map_err(|e| not(&e))
 }
 
 /// The digest of `report` (its `digest` field ignored): `hmac-sha256:HEX` with `key`,
@@ -37,7 +71,7 @@ pub fn canonical_body(report: &ScanReport) -> Result<Vec<u8>, String> {
 ///
 /// # Errors
 /// As [`canonical_body`].
-pub fn digest(report: &ScanReport, key: Option<&[u8]>) -> Result<String, String> {
+pub fn digest(report: &ScanReport, key: Option<&[u8]>) -> Result<String, SealError> {
     Ok(digest_of(&canonical_body(report)?, key))
 }
 
@@ -52,7 +86,7 @@ fn digest_of(body: &[u8], key: Option<&[u8]>) -> String {
 ///
 /// # Errors
 /// As [`canonical_body`].
-pub fn seal(report: &mut ScanReport, key: Option<&[u8]>) -> Result<(), String> {
+pub fn seal(report: &mut ScanReport, key: Option<&[u8]>) -> Result<(), SealError> {
     report.digest = Some(digest(report, key)?);
     Ok(())
 }
@@ -66,9 +100,9 @@ pub fn seal(report: &mut ScanReport, key: Option<&[u8]>) -> Result<(), String> {
 ///
 /// # Errors
 /// Why it does not hold.
-pub fn verify(report: &ScanReport, key: Option<&[u8]>) -> Result<(), String> {
+pub fn verify(report: &ScanReport, key: Option<&[u8]>) -> Result<(), SealError> {
     let Some(found) = &report.digest else {
-        return Err(NO_DIGEST.into());
+        return Err(SealError::NoDigest);
     };
     check_kind(found, key)?;
     let want = digest(report, key)?;
@@ -81,14 +115,15 @@ pub fn verify(report: &ScanReport, key: Option<&[u8]>) -> Result<(), String> {
 ///
 /// # Errors
 /// Why it does not hold (including text that is not a JSON object).
-pub fn verify_text(text: &[u8], key: Option<&[u8]>) -> Result<(), String> {
-    let doc = equijson::Document::parse(text).map_err(|e| format!("not canonicalizable: {e}"))?;
+pub fn verify_text(text: &[u8], key: Option<&[u8]>) -> Result<(), SealError> {
+    let doc =
+        equijson::Document::parse(text).map_err(|e| SealError::NotCanonical(e.to_string()))?;
     let root = doc.root();
     if root.kind() != equijson::Kind::Object {
-        return Err("it is not a JSON object".into());
+        return Err(SealError::NotAnObject);
     }
     let Some(found) = root.get("digest").and_then(|d| d.as_str()) else {
-        return Err(NO_DIGEST.into());
+        return Err(SealError::NoDigest);
     };
     check_kind(found, key)?;
     let mut members: Vec<(&str, equijson::ValueRef<'_>)> = root
@@ -102,7 +137,9 @@ pub fn verify_text(text: &[u8], key: Option<&[u8]>) -> Result<(), String> {
         if i > 0 {
             body.push(b',');
         }
-        body.extend(equijson::to_canonical_vec(name).map_err(|e| e.to_string())?);
+        body.extend(
+            equijson::to_canonical_vec(name).map_err(|e| SealError::NotCanonical(e.to_string()))?,
+        );
         body.push(b':');
         body.extend(value.to_canonical_vec());
     }
@@ -110,30 +147,22 @@ pub fn verify_text(text: &[u8], key: Option<&[u8]>) -> Result<(), String> {
     compare(&digest_of(&body, key), found, key)
 }
 
-const NO_DIGEST: &str = "it carries no digest (written by hand, or by an older equijson)";
-
 /// Refuses a digest of the wrong kind for `key` (or of no known kind).
-fn check_kind(found: &str, key: Option<&[u8]>) -> Result<(), String> {
+fn check_kind(found: &str, key: Option<&[u8]>) -> Result<(), SealError> {
     match (found.split_once(':').map(|(kind, _)| kind), key) {
-        (Some("hmac-sha256"), None) => Err(format!(
-            "it is signed (hmac-sha256): set {REPORT_KEY_ENV} to the key it was written with"
-        )),
-        (Some("sha256"), Some(_)) => Err(format!(
-            "it is not signed ({REPORT_KEY_ENV} is set, the report has a plain sha256 digest)"
-        )),
+        (Some("hmac-sha256"), None) => Err(SealError::KeyNeeded),
+        (Some("sha256"), Some(_)) => Err(SealError::NotSigned),
         (Some("hmac-sha256" | "sha256"), _) => Ok(()),
-        _ => Err("its digest is of no known kind".into()),
+        _ => Err(SealError::UnknownKind),
     }
 }
 
-fn compare(want: &str, found: &str, key: Option<&[u8]>) -> Result<(), String> {
+fn compare(want: &str, found: &str, key: Option<&[u8]>) -> Result<(), SealError> {
     if constant_time_eq(want.as_bytes(), found.as_bytes()) {
         Ok(())
     } else {
-        Err(if key.is_some() {
-            "its digest does not match: the report was edited, or signed with another key".into()
-        } else {
-            "its digest does not match: the report was edited after it was written".into()
+        Err(SealError::Mismatch {
+            keyed: key.is_some(),
         })
     }
 }
@@ -172,7 +201,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{hex, hmac_sha256, seal, verify_text};
+    use super::{SealError, hex, hmac_sha256, seal, verify_text};
     use crate::live::ScanReport;
 
     /// Regression (found when the digest met the default `serde_json`): a report whose f64
@@ -194,14 +223,36 @@ mod tests {
                 let edited = String::from_utf8(text)
                     .expect("utf-8")
                     .replace("\"rows_read\": 7", "\"rows_read\": 6");
-                assert!(
-                    verify_text(edited.as_bytes(), key).is_err(),
+                assert_eq!(
+                    verify_text(edited.as_bytes(), key),
+                    Err(SealError::Mismatch {
+                        keyed: key.is_some()
+                    }),
                     "{secs}: edit missed"
+                );
+                // The other kind of digest than the key asks for is refused by kind.
+                let other = if key.is_some() { None } else { Some(&b"k"[..]) };
+                let want = if key.is_some() {
+                    SealError::KeyNeeded
+                } else {
+                    SealError::NotSigned
+                };
+                assert_eq!(
+                    verify_text(&serde_json::to_vec(&r).expect("write"), other),
+                    Err(want)
                 );
             }
         }
-        assert!(verify_text(b"[1]", None).is_err());
-        assert!(verify_text(b"{\"a\":1}", None).is_err());
+        assert_eq!(verify_text(b"[1]", None), Err(SealError::NotAnObject));
+        assert_eq!(verify_text(b"{\"a\":1}", None), Err(SealError::NoDigest));
+        assert!(matches!(
+            verify_text(b"{", None),
+            Err(SealError::NotCanonical(_))
+        ));
+        assert_eq!(
+            verify_text(b"{\"digest\":\"md5:00\"}", None),
+            Err(SealError::UnknownKind)
+        );
     }
 
     #[test]

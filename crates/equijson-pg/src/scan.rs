@@ -130,24 +130,41 @@ pub fn quote_table(name: &str) -> String {
     }
 }
 
+/// Why a `--shard K/N` spec (held in each variant) does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// No `/`.
+    #[error("shard {0:?}: expected K/N, e.g. 1/4")]
+    NotKOverN(String),
+    /// K is not a number.
+    #[error("shard {0:?}: K is not a number")]
+    BadK(String),
+    /// N is not a number.
+    #[error("shard {0:?}: N is not a number")]
+    BadN(String),
+    /// Not 1 <= K <= N.
+    #[error("shard {0:?}: need 1 <= K <= N")]
+    OutOfRange(String),
+}
+
 /// Parses `K/N` (1 <= K <= N).
 ///
 /// # Errors
-/// A message saying what is wrong.
-pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+/// [`ShardError`]: what is wrong, with the spec.
+pub fn parse_shard(s: &str) -> Result<(u32, u32), ShardError> {
     let (k, n) = s
         .split_once('/')
-        .ok_or_else(|| format!("shard {s:?}: expected K/N, e.g. 1/4"))?;
+        .ok_or_else(|| ShardError::NotKOverN(s.to_owned()))?;
     let k: u32 = k
         .trim()
         .parse()
-        .map_err(|_| format!("shard {s:?}: K is not a number"))?;
+        .map_err(|_| ShardError::BadK(s.to_owned()))?;
     let n: u32 = n
         .trim()
         .parse()
-        .map_err(|_| format!("shard {s:?}: N is not a number"))?;
+        .map_err(|_| ShardError::BadN(s.to_owned()))?;
     if n == 0 || k == 0 || k > n {
-        return Err(format!("shard {s:?}: need 1 <= K <= N"));
+        return Err(ShardError::OutOfRange(s.to_owned()));
     }
     Ok((k, n))
 }
@@ -445,8 +462,8 @@ pub fn scan_with(
         .query_one(plan.count_sql.as_str(), &[])
         .map_err(|e| match scrub(&e) {
             // The first statement that runs the condition: say where the error comes from.
-            PgError::Server(m) if opts.where_sql.is_some() => {
-                PgError::Server(format!("counting the rows to scan (with --where): {m}"))
+            e if opts.where_sql.is_some() => {
+                e.in_context("counting the rows to scan (with --where)")
             }
             e => e,
         })?
@@ -482,7 +499,7 @@ pub fn scan_with(
             let e = match e {
                 StreamError::Pg(e) => scrub(&e),
                 StreamError::Io(e) => io_to_pg(&e, password.as_deref()),
-                StreamError::Format(m) => PgError::Server(m),
+                StreamError::Format(m) => PgError::server(m),
             };
             report.complete = false;
             report.error = Some(format!(
@@ -562,7 +579,10 @@ pub fn scan_parallel(
         let mut client = connect(config)?;
         crate::session::pin(&mut client)?;
         let id = export_snapshot(&mut client).map_err(|e| match e {
-            PgError::Server(m) => PgError::Server(crate::connect::scrub(&m, password.as_deref())),
+            PgError::Server { code, message } => PgError::Server {
+                code,
+                message: crate::connect::scrub(&message, password.as_deref()),
+            },
             e => e,
         })?;
         holder = Some(client);
@@ -599,7 +619,7 @@ pub fn scan_parallel(
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| Err(PgError::Server("scan worker panicked".into())))
+                    .unwrap_or_else(|_| Err(PgError::server("scan worker panicked")))
             })
             .collect()
     });
@@ -610,7 +630,7 @@ pub fn scan_parallel(
     for r in results {
         reports.push(r?);
     }
-    let mut merged = ScanReport::merge(&reports).map_err(PgError::Usage)?;
+    let mut merged = ScanReport::merge(&reports).map_err(|e| PgError::Usage(e.to_string()))?;
     merged.shard = opts.shard.map(|(k, n)| [k, n]);
     merged.error = reports
         .iter()
@@ -1060,7 +1080,30 @@ pub fn peak_rss_bytes() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Budget;
+    use super::{Budget, ShardError, parse_shard};
+
+    #[test]
+    fn shard_specs_parse_or_say_what_is_wrong() {
+        type Want = fn(String) -> ShardError;
+        let ok: &[(&str, (u32, u32))] = &[("1/4", (1, 4)), (" 4 / 4 ", (4, 4)), ("1/1", (1, 1))];
+        for (spec, want) in ok {
+            assert_eq!(parse_shard(spec), Ok(*want), "{spec}");
+        }
+        let bad: &[(&str, Want)] = &[
+            ("3", ShardError::NotKOverN),
+            ("x/4", ShardError::BadK),
+            ("-1/4", ShardError::BadK),
+            ("1/", ShardError::BadN),
+            ("0/4", ShardError::OutOfRange),
+            ("5/4", ShardError::OutOfRange),
+            ("0/0", ShardError::OutOfRange),
+        ];
+        for (spec, want) in bad {
+            let e = parse_shard(spec).expect_err(spec);
+            assert_eq!(e, want((*spec).to_owned()));
+            assert!(e.to_string().contains(&format!("{spec:?}")), "{e}");
+        }
+    }
 
     #[test]
     fn a_batch_larger_than_the_budget_passes_alone_and_others_wait_for_it() {

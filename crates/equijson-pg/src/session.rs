@@ -19,6 +19,7 @@
 //!   other than domains with constraints outside `pg_catalog`.
 
 use postgres::Client;
+use postgres::error::SqlState;
 
 use crate::connect::{PgError, classify};
 
@@ -256,13 +257,14 @@ pub fn check_where(client: &mut Client, table: &Table, where_sql: &str) -> Resul
             &[],
         )
         .map_err(|e| match classify(&e, None) {
-            PgError::Server(m) if m.contains("read-only transaction") => PgError::Usage(
+            PgError::Server {
+                code: Some(c), ..
+            } if c == SqlState::READ_ONLY_SQL_TRANSACTION => PgError::Usage(
                 "--where cannot be vetted on a read-only server (a standby): the check \
                  needs a temporary view; pass --where-unchecked to run it unvetted"
                     .into(),
             ),
-            PgError::Server(m) => PgError::Server(format!("--where: {m}")),
-            e => e,
+            e => e.in_context("--where"),
         })?;
     let refused: Vec<String> = client
         .query(WHERE_REFERENCES, &[&table.oid])

@@ -42,12 +42,19 @@ pub enum SslMode {
     VerifyFull,
 }
 
+/// An `sslmode` value libpq does not know (held); the message lists the accepted ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid sslmode {0:?}: expected disable, allow, prefer, require, verify-ca or verify-full"
+)]
+pub struct InvalidSslMode(pub String);
+
 impl SslMode {
     /// Parses a libpq `sslmode` value.
     ///
     /// # Errors
-    /// The accepted values, when `s` is none of them.
-    pub fn parse(s: &str) -> Result<Self, String> {
+    /// [`InvalidSslMode`] (its message lists the accepted values) when `s` is none of them.
+    pub fn parse(s: &str) -> Result<Self, InvalidSslMode> {
         Ok(match s {
             "disable" => Self::Disable,
             "allow" => Self::Allow,
@@ -55,11 +62,7 @@ impl SslMode {
             "require" => Self::Require,
             "verify-ca" => Self::VerifyCa,
             "verify-full" => Self::VerifyFull,
-            other => {
-                return Err(format!(
-                    "invalid sslmode {other:?}: expected disable, allow, prefer, require, verify-ca or verify-full"
-                ));
-            }
+            other => return Err(InvalidSslMode(other.to_owned())),
         })
     }
 
@@ -289,7 +292,7 @@ pub fn split_tls_params(url: &str) -> Result<SplitUrl, String> {
     let mut take = |key: &str, value: &str| -> Result<bool, String> {
         match key {
             "sslmode" => {
-                mode = Some(SslMode::parse(value)?);
+                mode = Some(SslMode::parse(value).map_err(|e| e.to_string())?);
                 Ok(true)
             }
             "sslrootcert" => {
@@ -532,6 +535,11 @@ mod tests {
             };
             assert_eq!(t.verifies_chain(), verifies, "{mode:?}");
             assert_eq!(SslMode::parse(mode.name()), Ok(mode));
+        }
+        for bad in ["Require", "verify_full", ""] {
+            let e = SslMode::parse(bad).expect_err(bad);
+            assert_eq!(e, InvalidSslMode(bad.to_owned()));
+            assert!(e.to_string().contains("verify-full"), "{e}");
         }
         let t = TlsSettings {
             mode: SslMode::Require,

@@ -6,7 +6,7 @@ mod pg_or_skip;
 use std::path::PathBuf;
 
 use equijson_pg::cluster::{BINDIR_ENV, ClusterError, EphemeralCluster};
-use equijson_pg::connect::{PgError, Target, connect};
+use equijson_pg::connect::{PgError, SqlState, Target, connect};
 
 #[test]
 fn starts_connects_and_is_removed_on_drop() {
@@ -50,10 +50,28 @@ fn starts_connects_and_is_removed_on_drop() {
     // TCP with the password works; a wrong password is an Auth error that never shows it.
     let mut tcp = cluster.tcp_config();
     connect(&tcp).expect("tcp with password");
+    // A database that does not exist: the server answers, and its SQLSTATE is kept.
+    let mut nodb = tcp.clone();
+    nodb.dbname("no_such_database");
+    match connect(&nodb) {
+        Err(e @ PgError::Unreachable { .. }) => {
+            assert_eq!(e.sqlstate(), Some(&SqlState::INVALID_CATALOG_NAME), "{e}");
+            assert!(e.to_string().ends_with("(SQLSTATE 3D000)"), "{e}");
+        }
+        Err(other) => panic!("expected Unreachable error, got {other:?}"),
+        Ok(_) => panic!("a missing database accepted"),
+    }
     tcp.password("not-the-password-xyzzy");
     match connect(&tcp) {
-        Err(PgError::Auth { message, .. }) => assert!(!message.contains("xyzzy"), "{message}"),
-        Err(other) => panic!("expected Auth error, got {other:?}"),
+        Err(e) => {
+            assert!(
+                matches!(&e, PgError::Auth { message, .. } if !message.contains("xyzzy")),
+                "expected Auth error without the password, got {e:?}"
+            );
+            assert_eq!(e.sqlstate(), Some(&SqlState::INVALID_PASSWORD), "{e}");
+            assert!(e.to_string().ends_with("(SQLSTATE 28P01)"), "{e}");
+            assert!(!e.to_string().contains("xyzzy"), "{e}");
+        }
         Ok(_) => panic!("wrong password accepted"),
     }
     let root: PathBuf = cluster.data_dir().parent().expect("root").to_path_buf();

@@ -13,6 +13,7 @@ use equijson_pg::connect::{PgError, connect};
 use equijson_pg::roundtrip::{RoundtripOptions, Session, roundtrip_dto};
 use equijson_pg::scan::{ScanOptions, scan_with};
 use equijson_pg::seed::seed_contacts;
+use postgres::error::SqlState;
 
 fn start() -> (EphemeralCluster, postgres::Client) {
     let cluster = EphemeralCluster::start().expect("start cluster");
@@ -253,7 +254,20 @@ fn scan_errors_are_clear() {
         };
         scan_with(&config, &o, "value", &value, &mut |_, _| {})
     };
-    assert!(matches!(run("nope", "j", None), Err(PgError::NoTable(_))));
+    let missing = run("nope", "j", None);
+    assert!(matches!(missing, Err(PgError::NoTable(_))));
+    assert_eq!(
+        missing.as_ref().err().and_then(PgError::sqlstate),
+        Some(&SqlState::UNDEFINED_TABLE)
+    );
+    // A statement the server refuses keeps the server's SQLSTATE, to match on.
+    let bad_where = run("t", "j", Some("nosuch = 1"));
+    assert!(
+        matches!(&bad_where, Err(PgError::Server { code: Some(c), message })
+            if *c == SqlState::UNDEFINED_COLUMN && message.starts_with("--where: ")
+                && message.contains("nosuch")),
+        "{bad_where:?}"
+    );
     assert!(matches!(
         run("t\"; drop table t; --", "j", None),
         Err(PgError::NoTable(_))
@@ -261,10 +275,12 @@ fn scan_errors_are_clear() {
     // A table with that very name exists and is scanned as a name, not as SQL.
     let odd = run("x\"; drop table t; --", "j", None).expect("odd name is a name");
     assert!(odd.complete);
-    assert!(matches!(
-        run("t", "missing", None),
-        Err(PgError::NoColumn { .. })
-    ));
+    let no_column = run("t", "missing", None);
+    assert!(matches!(no_column, Err(PgError::NoColumn { .. })));
+    assert_eq!(
+        no_column.as_ref().err().and_then(PgError::sqlstate),
+        Some(&SqlState::UNDEFINED_COLUMN)
+    );
     assert!(
         matches!(run("t", "n", None), Err(PgError::WrongType { ref found, .. }) if found == "integer")
     );
@@ -287,7 +303,9 @@ fn scan_errors_are_clear() {
     };
     let wrote = scan_with(&config, &o, "value", &value, &mut |_, _| {});
     assert!(
-        matches!(&wrote, Err(PgError::Server(m)) if m.contains("read-only")),
+        matches!(&wrote, Err(e @ PgError::Server { message, .. })
+            if message.contains("read-only")
+                && e.sqlstate() == Some(&SqlState::READ_ONLY_SQL_TRANSACTION)),
         "{:?}",
         wrote.map(|r| r.render())
     );
@@ -425,7 +443,7 @@ fn scans_read_an_exported_snapshot_and_jobs_share_one() {
         &mut |_, _| {},
     );
     assert!(
-        matches!(unknown, Err(PgError::Server(ref m)) if m.contains("snapshot")),
+        matches!(unknown, Err(PgError::Server { ref message, .. }) if message.contains("snapshot")),
         "{unknown:?}"
     );
     let count: i64 = client

@@ -1,6 +1,6 @@
 //! Scan reports checked for consistency and comparability before `report merge` adds them, and untrusted text escaped in the human report.
 
-use equijson_pg::live::{Example, LiveFinding, ScanReport, ScanSource};
+use equijson_pg::live::{Example, LiveFinding, MergeError, Mismatch, ScanReport, ScanSource};
 
 /// A report as a shard scan writes it: 10 rows, one divergent, two declared.
 fn shard(k: u32, n: u32) -> ScanReport {
@@ -114,20 +114,65 @@ fn hand_edits_are_inconsistent() {
         let e =
             ScanReport::merge_labeled(&[("a.json", &shard(1, 3)), ("b.json", &r)]).expect_err(what);
         assert!(
+            matches!(&e, MergeError::Inconsistent { label, problems } if label == "b.json" && *problems == p),
+            "{what}: {e:?}"
+        );
+        let e = e.to_string();
+        assert!(
             e.contains("b.json") && e.contains("not a consistent"),
             "{what}: {e}"
         );
     }
 }
 
+/// Shards of another scan, program, shard count or slicing are refused by kind, naming
+/// both reports; no reports at all is its own refusal.
+#[test]
+fn shards_of_another_scan_or_cut_are_refused_by_kind() {
+    type Edit = fn(&mut ScanReport);
+    let table: &[(&str, Edit, Mismatch)] = &[
+        ("column", |r| r.column = "other".into(), Mismatch::Scan),
+        ("dto", |r| r.dto = "other".into(), Mismatch::Scan),
+        (
+            "serde_json",
+            |r| r.serde_json_numbers.push_str(", built elsewhere"),
+            Mismatch::SerdeJsonNumbers,
+        ),
+        (
+            "shard count",
+            |r| r.shard = Some([2, 3]),
+            Mismatch::ShardCount,
+        ),
+        (
+            "key",
+            |r| r.key_column = Some("id".into()),
+            Mismatch::Slicing,
+        ),
+        ("limit", |r| r.limit = Some(5), Mismatch::Slicing),
+    ];
+    for (what, edit, kind) in table {
+        let mut b = shard(2, 2);
+        edit(&mut b);
+        let e = ScanReport::merge_labeled(&[("one.json", &shard(1, 2)), ("two.json", &b)])
+            .expect_err(what);
+        assert!(
+            matches!(&e, MergeError::Mismatch { what: k, message }
+                if k == kind && message.contains("one.json") && message.contains("two.json")),
+            "{what}: {e:?}"
+        );
+    }
+    assert!(matches!(ScanReport::merge(&[]), Err(MergeError::NoReports)));
+}
+
 #[test]
 fn shards_of_other_snapshots_tables_or_settings_are_refused() {
     type Edit = fn(&mut ScanSource);
-    // (what differs, the edit, words of the refusal)
-    let table: &[(&str, Edit, &[&str])] = &[
+    // (what differs, the edit, the kind of refusal, words of its message)
+    let table: &[(&str, Edit, Mismatch, &[&str])] = &[
         (
             "snapshot",
             |s| s.snapshot = "751:760:755".into(),
+            Mismatch::Snapshot,
             &["snapshot", "--snapshot"],
         ),
         (
@@ -135,6 +180,7 @@ fn shards_of_other_snapshots_tables_or_settings_are_refused() {
             |s| {
                 s.settings.insert("TimeZone".into(), "Asia/Tokyo".into());
             },
+            Mismatch::Setting,
             &["TimeZone=Asia/Tokyo", "TimeZone=UTC"],
         ),
         (
@@ -142,25 +188,52 @@ fn shards_of_other_snapshots_tables_or_settings_are_refused() {
             |s| {
                 s.settings.insert("DateStyle".into(), "SQL, DMY".into());
             },
+            Mismatch::Setting,
             &["DateStyle"],
         ),
-        ("relfilenode", |s| s.relfilenode = 16999, &["relfilenode"]),
-        ("table oid", |s| s.table_oid = 1, &["table oid"]),
+        (
+            "relfilenode",
+            |s| s.relfilenode = 16999,
+            Mismatch::Table,
+            &["relfilenode"],
+        ),
+        (
+            "table oid",
+            |s| s.table_oid = 1,
+            Mismatch::Table,
+            &["table oid"],
+        ),
         (
             "cluster",
             |s| s.system_identifier = Some("1".into()),
+            Mismatch::Table,
             &["system_identifier"],
         ),
-        ("database", |s| s.database = "other".into(), &["database"]),
-        ("major", |s| s.server_major = 16, &["major"]),
+        (
+            "database",
+            |s| s.database = "other".into(),
+            Mismatch::Table,
+            &["database"],
+        ),
+        (
+            "major",
+            |s| s.server_major = 16,
+            Mismatch::Table,
+            &["major"],
+        ),
     ];
-    for (what, edit, words) in table {
+    for (what, edit, kind, words) in table {
         let mut b = shard(2, 2);
         if let Some(s) = b.source.as_mut() {
             edit(s);
         }
         let e = ScanReport::merge_labeled(&[("one.json", &shard(1, 2)), ("two.json", &b)])
             .expect_err(what);
+        assert!(
+            matches!(&e, MergeError::Mismatch { what: k, .. } if k == kind),
+            "{what}: {e:?}"
+        );
+        let e = e.to_string();
         assert!(
             e.contains("one.json") && e.contains("two.json"),
             "{what}: {e}"
@@ -173,12 +246,24 @@ fn shards_of_other_snapshots_tables_or_settings_are_refused() {
     old.source = None;
     let e = ScanReport::merge_labeled(&[("one.json", &shard(1, 2)), ("old.json", &old)])
         .expect_err("no source");
+    assert!(
+        matches!(
+            &e,
+            MergeError::Mismatch {
+                what: Mismatch::NoSource,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("old.json") && e.contains("snapshot"), "{e}");
 }
 
 /// The lines a human report starts at column 0.
 const HEADERS: &[&str] = &[
     "scan:",
+    "serde_json numbers:",
     "rows_total:",
     "rows_read:",
     "complete:",

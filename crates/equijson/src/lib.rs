@@ -22,6 +22,7 @@
 
 #![forbid(unsafe_code)]
 
+mod byte_runs;
 mod canon;
 mod document;
 mod error;
@@ -29,7 +30,6 @@ mod number;
 mod options;
 mod parse;
 pub mod pointer;
-mod scan;
 mod ser;
 mod shapes;
 mod stream;

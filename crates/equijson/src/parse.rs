@@ -5,9 +5,9 @@
 //! call stack. What a value *means* (number policies, duplicate keys) is decided by the
 //! [`Sink`] it feeds.
 
+use crate::byte_runs::{plain_prefix, whitespace_run};
 use crate::error::{Error, ErrorKind};
 use crate::options::{Noncharacters, Options};
-use crate::scan::{plain_prefix, whitespace_run};
 
 /// A failure inside the parser or a sink: what, and at which byte offset.
 #[derive(Debug)]

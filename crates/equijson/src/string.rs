@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use crate::scan::plain_prefix;
+use crate::byte_runs::plain_prefix;
 
 /// Compares two UTF-8 strings as sequences of UTF-16 code units, the order RFC 8785 sorts
 /// member names in.

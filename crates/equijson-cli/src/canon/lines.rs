@@ -96,7 +96,7 @@ pub(crate) fn run(args: &CanonArgs, sources: &[Source]) -> Status {
             }
             if out.len() >= FLUSH_AT {
                 if let Err(e) = stdout.write_all(&out) {
-                    return crate::report::write_failed(&e, status);
+                    return crate::messages::write_failed(&e, status);
                 }
                 out.clear();
             }
@@ -109,7 +109,7 @@ pub(crate) fn run(args: &CanonArgs, sources: &[Source]) -> Status {
 fn finish(stdout: &mut impl Write, out: &[u8], status: Status) -> Status {
     match stdout.write_all(out).and_then(|()| stdout.flush()) {
         Ok(()) => status,
-        Err(e) => crate::report::write_failed(&e, status),
+        Err(e) => crate::messages::write_failed(&e, status),
     }
 }
 
