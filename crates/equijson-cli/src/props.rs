@@ -137,7 +137,7 @@ fn emit_json(seed: u64, outcome: &equijson_check::props::PropsOutcome) -> Status
     } else {
         Status::Success
     };
-    crate::report::emit(&format!("{v}\n"), status)
+    crate::messages::emit(&format!("{v}\n"), status)
 }
 
 /// The document as is when it fits one line, else as a JSON string literal (marked so).

@@ -9,7 +9,7 @@ use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, Once};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::watchdog::Watchdog;
@@ -84,6 +84,10 @@ struct Teardown {
     root: PathBuf,
     data: PathBuf,
     run_as: Option<RunAs>,
+    /// Dismissed once the cluster is gone, so that it has exited before the tool does
+    /// (also on a signal teardown: a watchdog left to notice the closed pipe by itself
+    /// outlived the tool for a moment, and its command line names the cluster's directory).
+    watchdog: Arc<Watchdog>,
 }
 
 impl Teardown {
@@ -95,6 +99,7 @@ impl Teardown {
             let _ = run_quiet(&mut cmd, self.run_as.as_ref());
         }
         let _ = fs::remove_dir_all(&self.root);
+        self.watchdog.dismiss();
     }
 }
 
@@ -242,7 +247,7 @@ fn unregister(id: u64) -> bool {
 pub struct EphemeralCluster {
     teardown: Teardown,
     /// Stops the server and removes the files if this process dies without doing it.
-    watchdog: Watchdog,
+    watchdog: Arc<Watchdog>,
     bindir: PathBuf,
     socket_dir: PathBuf,
     port: u16,
@@ -314,14 +319,16 @@ impl EphemeralCluster {
         let pg_ctl = bindir.join("pg_ctl");
         // Before anything is created: whatever kills this process from here on (SIGKILL
         // included), the watchdog removes what was made.
-        let watchdog =
-            Watchdog::spawn(&root, &data).map_err(|e| io_err("starting", "/bin/sh".into(), e))?;
+        let watchdog = Arc::new(
+            Watchdog::spawn(&root, &data).map_err(|e| io_err("starting", "/bin/sh".into(), e))?,
+        );
         let teardown = Teardown {
             id,
             pg_ctl: pg_ctl.clone(),
             root: root.clone(),
             data: data.clone(),
             run_as: run_as.clone(),
+            watchdog: Arc::clone(&watchdog),
         };
         let mut cluster = EphemeralCluster {
             teardown,
@@ -340,7 +347,6 @@ impl EphemeralCluster {
             // finds nothing half made.
             if unregister(cluster.teardown.id) {
                 cluster.teardown.run();
-                cluster.watchdog.dismiss();
             }
         }
         drop(busy);
@@ -562,7 +568,6 @@ impl Drop for EphemeralCluster {
         // The signal handler may have taken it already; then it is gone.
         if unregister(self.teardown.id) {
             self.teardown.run();
-            self.watchdog.dismiss();
         }
         drop(busy);
         wait_for_signal_exit();
