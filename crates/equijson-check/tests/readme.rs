@@ -1,8 +1,6 @@
 //! The Library examples of the book (`docs/src/your-dtos.md`) and of the README's front page,
 //! compiled and run, and held to the documents' text.
 
-use std::path::{Path, PathBuf};
-
 use serde::{Deserialize, Serialize};
 
 /// The example's lines as the book's "Your DTOs" chapter shows them under "## Library";
@@ -147,41 +145,9 @@ fn the_front_page_shows_this_example() {
 
 // ------------------------------------------------------------ every example in the docs
 
-/// The repository's documents: the book's pages, the front page, the crates' READMEs.
-fn documents() -> Vec<(PathBuf, String)> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "md") {
-                out.push(p);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("the repository root");
-    let mut paths = Vec::new();
-    walk(&root.join("docs/src"), &mut paths);
-    paths.push(root.join("README.md"));
-    for krate in ["equijson", "equijson-check", "equijson-cli", "equijson-pg"] {
-        paths.push(root.join("crates").join(krate).join("README.md"));
-    }
-    paths
-        .into_iter()
-        .map(|p| {
-            let text =
-                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
-            (p, text)
-        })
-        .collect()
-}
+#[path = "../../equijson/tests/shared/repo_docs.rs"]
+mod repo_docs;
+use repo_docs::documents;
 
 /// The fenced code blocks of `doc` whose info string is `lang`, with their first line number.
 fn blocks<'a>(doc: &'a str, lang: &str) -> Vec<(usize, &'a str)> {
