@@ -3,7 +3,7 @@
 //   node npm/scripts/assemble.mjs WASM WEB_GLUE OUT_DIR
 //
 // WASM is the optimized module, WEB_GLUE wasm-bindgen's `--target web` JavaScript. OUT_DIR
-// receives package.json, README.md and dist/ (see README.md, "Entries"):
+// receives package.json, README.md, the two licence texts and dist/ (see README.md, "Entries"):
 //
 //   dist/equijson.wasm          the module, once, as a file (the slim entry's asset)
 //   dist/glue.mjs, glue.cjs     wasm-bindgen's glue, as ESM and as CommonJS
@@ -153,3 +153,7 @@ delete pkg.devDependencies;
 delete pkg.scripts;
 out('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 copyFileSync(join(npmDir, 'README.md'), join(outDir, 'README.md'));
+// The licence texts the "license" field names (MIT OR Apache-2.0), from the repository's root.
+for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+  copyFileSync(join(npmDir, '..', licence), join(outDir, licence));
+}

@@ -153,6 +153,11 @@ test('package.json: exports, types, bin, files, version of the workspace', () =>
   ]) {
     assert.ok(statSync(join(pkgDir, f)).isFile(), f);
   }
+  // The licence the "license" field names travels with the package, as the repository has it.
+  assert.equal(pkg.license, 'MIT OR Apache-2.0');
+  for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+    assert.equal(readFileSync(join(pkgDir, licence), 'utf8'), readFileSync(join(repo, licence), 'utf8'), licence);
+  }
   const types = readFileSync(join(pkgDir, 'dist/index.d.mts'), 'utf8');
   for (const name of ['canonicalize', 'canonicalizeBytes', 'canonicalizeValue', 'sha256Hex', 'EquijsonError']) {
     assert.match(types, new RegExp(`export declare (function|class) ${name}\\b`));
