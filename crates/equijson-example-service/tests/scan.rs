@@ -17,7 +17,7 @@ use equijson_example_service::{
 };
 use equijson_pg::cluster::EphemeralCluster;
 
-/// A 17-digit double that serde_json without `float_roundtrip` reads one unit off.
+/// A 17-digit double that `serde_json` without `float_roundtrip` reads one unit off.
 const PLANTED_FLOAT: &str = r#"{"id":"ev-f","actor":7,"action":{"type":"logout"},"tags":[],"latency_ms":15.509858803567319}"#;
 /// A member name twice (jsonb and `Value` keep the last, the typed decode refuses it).
 const PLANTED_DUPLICATE: &str = r#"{"id":"ev-d","actor":7,"action":{"type":"logout"},"tags":["a"],"tags":["b"],"latency_ms":2.5}"#;
@@ -26,6 +26,9 @@ const PLANTED_BIG: &str = r#"{"id":"ev-b","actor":18446744073709551616,"action":
 /// A batch whose second event repeats a name: BEFORE (through `Value`) keeps the last,
 /// AFTER (typed) refuses it.
 const PLANTED_BATCH: &str = r#"[{"id":"ev-1","actor":1,"action":{"type":"logout"},"tags":[],"latency_ms":1.0},{"id":"ev-2","actor":2,"action":{"type":"logout"},"tags":["a"],"latency_ms":1.0,"tags":["b"]}]"#;
+
+/// A row's findings by key: class, declared, description.
+type Found = BTreeMap<String, Vec<(String, bool, String)>>;
 
 /// Generated documents of `T` (the cases `props` checks) that `T`'s own check finds
 /// nothing in: the clean rows.
@@ -58,11 +61,7 @@ fn table(cluster: &EphemeralCluster, name: &str, rows: &[(String, String)]) {
 
 /// `example-service pg scan` of `table`'s `doc` column with `dto`, every finding written
 /// to a file: the output and the findings by key (class and declared).
-fn scan(
-    cluster: &EphemeralCluster,
-    table: &str,
-    dto: &str,
-) -> (Output, BTreeMap<String, Vec<(String, bool, String)>>) {
+fn scan(cluster: &EphemeralCluster, table: &str, dto: &str) -> (Output, Found) {
     // One directory per table: the tests run in parallel and each removes its own.
     let dir = std::env::temp_dir().join(format!(
         "equijson-example-service-scan-{}-{table}",
@@ -96,7 +95,7 @@ fn scan(
         .stdin(Stdio::null())
         .output()
         .expect("run example-service");
-    let mut by_key: BTreeMap<String, Vec<(String, bool, String)>> = BTreeMap::new();
+    let mut by_key = Found::new();
     let written = std::fs::read_to_string(&file).unwrap_or_default();
     for line in written.lines() {
         let f: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
@@ -122,7 +121,7 @@ fn text(o: &Output) -> String {
 }
 
 /// The classes of `key`'s findings, `!` marking an undeclared one.
-fn classes(found: &BTreeMap<String, Vec<(String, bool, String)>>, key: &str) -> BTreeSet<String> {
+fn classes(found: &Found, key: &str) -> BTreeSet<String> {
     found
         .get(key)
         .map(|fs| {
