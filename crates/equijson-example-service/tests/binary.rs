@@ -153,3 +153,33 @@ fn usage_and_help_name_the_binary() {
         stderr(&o)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn the_binary_is_named_as_it_was_started() {
+    // No `.name(..)` in src/main.rs: the name is the file name the binary was started as.
+    let dir = std::env::temp_dir().join(format!("example-service-argv0-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let link = dir.join("audit-tool");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_example-service"), &link).expect("symlink");
+    let o = Command::new(&link)
+        .args([
+            "props",
+            "--dto",
+            "audit-batch",
+            "--seed",
+            "1",
+            "--cases",
+            "64",
+        ])
+        .output()
+        .expect("run audit-tool");
+    let text = stdout(&o);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(
+        line(&text, "replay: ").starts_with("audit-tool props --seed 1 "),
+        "{text}"
+    );
+}
