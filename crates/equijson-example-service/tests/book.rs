@@ -268,10 +268,11 @@ fn binary_lines(chapter: &str) -> Vec<&str> {
 
 #[test]
 fn the_books_binary_commands_exist() {
-    // Every subcommand and `--option` of the chapter's `example-service` lines is in the
-    // built binary's `--help` of that subcommand.
+    // Every subcommand and `--option` of the `example-service` lines of the chapter and of
+    // the front page is in the built binary's `--help` of that subcommand.
     let chapter = include_str!("../../../docs/src/your-dtos.md");
-    let lines = binary_lines(chapter);
+    let readme = include_str!("../../../README.md");
+    let lines = [binary_lines(chapter), binary_lines(readme)].concat();
     assert!(lines.len() >= 3, "{lines:?}");
     for line in lines {
         let words: Vec<&str> = line.split_whitespace().skip(1).collect();
