@@ -104,8 +104,8 @@ impl Cli {
         Self::default()
     }
 
-    /// The binary's name in usage, help, messages and replay lines (default: the file
-    /// name it was started as).
+    /// The binary's name in usage, help, replay lines and the unknown-DTO message (default:
+    /// the file name it was started as).
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
         self
@@ -132,7 +132,8 @@ impl Cli {
     }
 
     /// Only the DTOs registered here: the built-in catalogue is left out of `--dto` and
-    /// `dtos`. A command run without `--dto` then uses the first DTO registered.
+    /// `dtos`. A command run without `--dto` then uses `value` if you registered it, else
+    /// the first DTO registered.
     pub fn without_catalogue(mut self) -> Self {
         self.dtos.catalogue = false;
         self

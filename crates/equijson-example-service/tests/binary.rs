@@ -146,7 +146,12 @@ fn usage_and_help_name_the_binary() {
         stdout(&o)
     );
     // The help texts' commands are this binary's too.
-    for sub in [&["props"][..], &["decode"], &["pg", "scan"], &["pg", "roundtrip"]] {
+    for sub in [
+        &["props"][..],
+        &["decode"],
+        &["pg", "scan"],
+        &["pg", "roundtrip"],
+    ] {
         let o = service(&[sub, &["--help"]].concat(), b"");
         let help = stdout(&o);
         assert_eq!(o.status.code(), Some(0), "{sub:?}");
