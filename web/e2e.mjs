@@ -113,7 +113,7 @@ try {
     await page.waitForSelector('body[data-state=done]', { timeout: 240_000 });
     await page.waitForTimeout(300);
     const total = transfers.reduce((a, t) => a + t.body + t.headers, 0);
-    const wasm = transfers.find((t) => t.url.endsWith('equijson_wasm_bg.wasm'));
+    const wasm = transfers.find((t) => t.url.endsWith('equijson_page_bg.wasm'));
     report.firstLoad = {
       requests: transfers.length,
       totalBytes: total,
