@@ -35,7 +35,7 @@ Exit codes:
 #[command(after_help = AFTER_HELP)]
 pub(crate) struct DecodeArgs {
     /// The DTO to decode into (see `equijson dtos`).
-    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
+    #[arg(long, value_name = "NAME")]
     dto: String,
 
     /// Input file; none or `-` reads standard input.
@@ -52,10 +52,10 @@ pub(crate) struct DecodeArgs {
 }
 
 /// Runs `equijson decode`.
-pub(crate) fn run(args: &DecodeArgs) -> Status {
-    let Some(spec) = equijson_check::dto::find(&args.dto) else {
-        eprintln!("equijson: error: unknown DTO {:?}", args.dto);
-        return Status::Environment;
+pub(crate) fn run(args: &DecodeArgs, ctx: &crate::Ctx) -> Status {
+    let spec = match ctx.dtos.resolve(Some(&args.dto), &ctx.bin) {
+        Ok(spec) => spec,
+        Err(status) => return status,
     };
     let source = args.file.as_deref().map_or(Source::Stdin, Source::from_arg);
     let input = match source.read() {

@@ -14,7 +14,7 @@ pub(crate) struct GenArgs {
     pub(crate) cases: u64,
 
     /// The DTO whose documents are generated (see `equijson dtos`); default `value`.
-    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
+    #[arg(long, value_name = "NAME")]
     pub(crate) dto: Option<String>,
 
     /// Size parameter of the generator: bounds the length of arrays, objects and repeated

@@ -154,7 +154,7 @@ struct ScanArgs {
     #[arg(long, value_name = "K")]
     key: Option<String>,
     /// The DTO (see `equijson dtos`); default `value`.
-    #[arg(long, value_name = "NAME", value_parser = crate::dtos::dto_name)]
+    #[arg(long, value_name = "NAME")]
     dto: Option<String>,
     /// Only rows matching this SQL condition (runs in the read-only transaction). Vetted
     /// by the server first: functions and operators must be `pg_catalog`'s and not volatile,
@@ -205,10 +205,10 @@ struct ScanArgs {
 }
 
 /// Runs `equijson pg ...`.
-pub(crate) fn run(args: &PgArgs) -> Status {
+pub(crate) fn run(args: &PgArgs, ctx: &crate::Ctx) -> Status {
     match &args.command {
-        PgCommand::Roundtrip(a) => run_roundtrip(a),
-        PgCommand::Scan(a) => run_scan(a),
+        PgCommand::Roundtrip(a) => run_roundtrip(a, ctx),
+        PgCommand::Scan(a) => run_scan(a, ctx),
         PgCommand::InstallSql(a) => crate::pg_sql::run_install(a),
         PgCommand::UninstallSql(a) => crate::pg_sql::run_uninstall(a),
     }
@@ -267,10 +267,12 @@ fn shown_error(e: &PgError) -> String {
     }
 }
 
-fn run_roundtrip(a: &RoundtripArgs) -> Status {
+fn run_roundtrip(a: &RoundtripArgs, ctx: &crate::Ctx) -> Status {
     let g = &a.gen_args;
-    let spec = equijson_check::dto::find(g.dto.as_deref().unwrap_or("value"))
-        .unwrap_or(&equijson_check::dto::catalogue()[0]);
+    let spec = match ctx.dtos.resolve(g.dto.as_deref(), &ctx.bin) {
+        Ok(spec) => spec,
+        Err(status) => return status,
+    };
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
         Err(s) => return s,
@@ -313,9 +315,11 @@ fn run_roundtrip(a: &RoundtripArgs) -> Status {
     }
 }
 
-fn run_scan(a: &ScanArgs) -> Status {
-    let dto_name = a.dto.as_deref().unwrap_or("value");
-    let spec = equijson_check::dto::find(dto_name).unwrap_or(&equijson_check::dto::catalogue()[0]);
+fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
+    let spec = match ctx.dtos.resolve(a.dto.as_deref(), &ctx.bin) {
+        Ok(spec) => spec,
+        Err(status) => return status,
+    };
     let target = match open_target(a.conn.database_url.as_deref()) {
         Ok(t) => t,
         Err(s) => return s,

@@ -44,11 +44,14 @@ pub(crate) struct PropsArgs {
 }
 
 /// Runs `equijson props`.
-pub(crate) fn run(args: &PropsArgs) -> Status {
+pub(crate) fn run(args: &PropsArgs, ctx: &crate::Ctx) -> Status {
     let g = &args.gen_args;
-    let dto = g.dto.as_deref().and_then(equijson_check::dto::find);
+    let dto = match ctx.dtos.resolve(g.dto.as_deref(), &ctx.bin) {
+        Ok(spec) => spec,
+        Err(status) => return status,
+    };
     let seed = g.seed();
-    let mut cfg = PropsConfig::new(seed, g.cases, dto);
+    let mut cfg = PropsConfig::new(seed, g.cases, Some(dto));
     cfg.size = usize::from(g.size);
     cfg.redact = args.redact;
     let show_progress = std::io::stderr().is_terminal();
@@ -97,7 +100,8 @@ pub(crate) fn run(args: &PropsArgs) -> Status {
     }
     let _ = writeln!(
         out,
-        "replay: equijson props --seed {seed} --cases {} --size {}{}",
+        "replay: {} props --seed {seed} --cases {} --size {}{}",
+        ctx.bin,
         f.case + 1,
         g.size,
         g.dto

@@ -93,6 +93,10 @@ pub const TRANSFER_EXAMPLE: &str = r#"{"id":"ev-2","actor":null,"action":{"type"
 pub const SETTINGS_EXAMPLE: &str = r#"{"tenant":"acme","limits":{"exports":10,"users":250},"quota_bytes":36893488147419103232,"retention_days":30}"#;
 
 impl Dto for AuditEvent {
+    fn name() -> &'static str {
+        "audit-event"
+    }
+
     fn paths() -> &'static [DecodePath] {
         // The service reads the jsonb column's binary form straight into the type, and the
         // ingest API's request text.
@@ -125,6 +129,10 @@ impl Dto for AuditEvent {
 }
 
 impl Dto for Settings {
+    fn name() -> &'static str {
+        "settings"
+    }
+
     fn paths() -> &'static [DecodePath] {
         &[DecodePath::Direct, DecodePath::JsonbWire]
     }
@@ -162,6 +170,10 @@ impl Dto for Settings {
 }
 
 impl Dto for AuditBatch {
+    fn name() -> &'static str {
+        "audit-batch"
+    }
+
     fn paths() -> &'static [DecodePath] {
         // Only the refactor is under test here: BEFORE against AFTER.
         &[]

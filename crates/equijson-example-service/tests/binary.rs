@@ -1,0 +1,145 @@
+//! The service's own binary (`src/main.rs`, built with `equijson_cli::Cli`): every
+//! `equijson` subcommand with the service's DTOs, named after the binary.
+
+use std::process::{Command, Output, Stdio};
+
+use equijson_example_service::SETTINGS_EXAMPLE;
+
+fn service(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_example-service"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn example-service");
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(stdin).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait for example-service")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The value of the line of `text` that starts with `prefix`.
+fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no line {prefix:?} in:\n{text}"))
+}
+
+#[test]
+fn props_finds_the_before_after_difference_and_its_replay_names_the_binary() {
+    let o = service(
+        &[
+            "props",
+            "--dto",
+            "audit-batch",
+            "--seed",
+            "1",
+            "--cases",
+            "256",
+        ],
+        b"",
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert_eq!(line(&text, "dto: "), "audit-batch");
+    assert!(
+        text.contains("error-split: decoded by before; rejected by:\n    after: "),
+        "{text}"
+    );
+    // The replay line is a command of this binary, and replaying it fails the same way.
+    let replay = line(&text, "replay: ");
+    let words: Vec<&str> = replay.split(' ').collect();
+    assert_eq!(words[0], "example-service", "{replay}");
+    let again = service(&words[1..], b"");
+    let again_text = stdout(&again);
+    assert_eq!(again.status.code(), Some(1), "{again_text}");
+    assert_eq!(line(&again_text, "shrunk:   "), line(&text, "shrunk:   "));
+}
+
+#[test]
+fn every_dto_of_the_service_is_listed_and_decodes_by_name() {
+    let o = service(&["dtos"], b"");
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let names: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    // The service's own first, then the built-in catalogue.
+    assert_eq!(
+        &names[..3],
+        ["audit-event", "settings", "audit-batch"],
+        "{text}"
+    );
+    assert!(names.contains(&"contact"), "{text}");
+    let sample = service(&["dtos", "--sample", "settings"], b"");
+    assert_eq!(stdout(&sample).trim_end(), SETTINGS_EXAMPLE);
+    let o = service(
+        &["decode", "--dto", "settings"],
+        SETTINGS_EXAMPLE.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(line(&stdout(&o), "dto: "), "settings");
+}
+
+#[test]
+fn an_unknown_dto_says_which_are_known_and_how_to_add_one() {
+    for args in [
+        &["props", "--dto", "orders", "--cases", "1"][..],
+        &["decode", "--dto", "orders"],
+        &["dtos", "--sample", "orders"],
+        &[
+            "pg", "scan", "--table", "t", "--column", "c", "--dto", "orders",
+        ],
+        &["pg", "roundtrip", "--dto", "orders"],
+    ] {
+        let o = service(args, b"{}");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        let first = line(
+            &err,
+            "example-service: error: unknown DTO \"orders\" for --dto (known: ",
+        );
+        assert!(
+            first.starts_with("audit-event, settings, audit-batch, contact, "),
+            "{args:?}: {err}"
+        );
+        let hint = line(&err, "hint: ");
+        for words in [
+            "implement `equijson_check::dto::Dto`",
+            "equijson_cli::Cli::new().dto::<YourType>()",
+            "docs/src/your-dtos.md",
+        ] {
+            assert!(hint.contains(words), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn usage_and_help_name_the_binary() {
+    let o = service(&["--help"], b"");
+    assert!(
+        stdout(&o).contains("Usage: example-service <COMMAND>"),
+        "{}",
+        stdout(&o)
+    );
+    let o = service(&["props", "--no-such-flag"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("Usage: example-service props"),
+        "{}",
+        stderr(&o)
+    );
+}
