@@ -188,7 +188,9 @@ for (const f of ['pglite.wasm', 'pglite.data']) {
 }
 fs.writeFileSync(path.join(out, 'sizes.json'), JSON.stringify(sizes, null, 2));
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-console.log(`page wasm (${binding.name}): ${kib(sizes.wasm.bytes)}, ${kib(wasmGzip)} gzip (budget ${kib(WASM_BUDGET)})`);
+console.log(
+  `page wasm (${binding.name}): ${kib(sizes.wasm.bytes)}, ${kib(wasmGzip)} gzip (budget ${kib(WASM_BUDGET)})`,
+);
 console.log(`page scripts and styles: ${kib(Object.values(sizes.page).reduce((a, b) => a + b, 0))} gzip`);
 console.log(`PGlite ${pgVersion} wasm + data: ${kib(sizes.pglite.bytes)}, ${kib(sizes.pglite.gzip)} gzip`);
 console.log(`built ${path.relative(process.cwd(), out) || '.'} (a static folder: serve or publish it as it is)`);
