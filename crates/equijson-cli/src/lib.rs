@@ -104,8 +104,8 @@ impl Cli {
         Self::default()
     }
 
-    /// The binary's name in usage, help, messages and replay lines (default: the file
-    /// name it was started as).
+    /// The binary's name in usage, help, replay lines and the unknown-DTO message (default:
+    /// the file name it was started as).
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
         self
@@ -132,7 +132,8 @@ impl Cli {
     }
 
     /// Only the DTOs registered here: the built-in catalogue is left out of `--dto` and
-    /// `dtos`. A command run without `--dto` then uses the first DTO registered.
+    /// `dtos`. A command run without `--dto` then uses `value` if you registered it, else
+    /// the first DTO registered.
     pub fn without_catalogue(mut self) -> Self {
         self.dtos.catalogue = false;
         self
@@ -176,9 +177,42 @@ impl Cli {
         if let Some(v) = self.version {
             cmd = cmd.version(v);
         }
-        let matches = cmd.try_get_matches()?;
+        // Every subcommand's help names this binary too (`equijson dtos` -> `NAME dtos`):
+        // the whole tree is built first (deferred subcommands included).
+        cmd.build();
+        let matches = renamed(cmd, name).try_get_matches()?;
         Args::from_arg_matches(&matches)
     }
+}
+
+/// `cmd` and its subcommands with `equijson ` in their help texts replaced by `bin `.
+fn renamed(mut cmd: clap::Command, bin: &str) -> clap::Command {
+    use clap::builder::StyledStr;
+    let swap = |s: Option<&StyledStr>| {
+        s.map(|s| StyledStr::from(s.to_string().replace("equijson ", &format!("{bin} "))))
+    };
+    if let Some(t) = swap(cmd.get_about()) {
+        cmd = cmd.about(t);
+    }
+    if let Some(t) = swap(cmd.get_long_about()) {
+        cmd = cmd.long_about(t);
+    }
+    if let Some(t) = swap(cmd.get_after_help()) {
+        cmd = cmd.after_help(t);
+    }
+    if let Some(t) = swap(cmd.get_after_long_help()) {
+        cmd = cmd.after_long_help(t);
+    }
+    cmd.mut_args(|mut a| {
+        if let Some(t) = swap(a.get_help()) {
+            a = a.help(t);
+        }
+        if let Some(t) = swap(a.get_long_help()) {
+            a = a.long_help(t);
+        }
+        a
+    })
+    .mut_subcommands(|c| renamed(c, bin))
 }
 
 /// What the subcommands know of the binary that runs them.

@@ -609,3 +609,35 @@ fn each_subcommand_help_opens_with_its_listed_description() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("--max-depth"), "{}", stderr(&o));
 }
+
+#[test]
+fn an_unknown_dto_lists_the_catalogue_and_says_how_to_add_one() {
+    for args in [
+        &["decode", "--dto", "nope"][..],
+        &["props", "--dto", "nope", "--cases", "1"],
+        &[
+            "pg", "scan", "--table", "t", "--column", "c", "--dto", "nope",
+        ],
+    ] {
+        let o = equijson(args, b"{}");
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {err}");
+        let names: Vec<&str> = equijson_check::dto::catalogue()
+            .iter()
+            .map(|d| d.name)
+            .collect();
+        assert!(
+            err.starts_with(&format!(
+                "equijson: error: unknown DTO \"nope\" for --dto (known: {}; `equijson dtos` lists them)\nhint: ",
+                names.join(", ")
+            )),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("implement `equijson_check::dto::Dto`")
+                && err.contains("equijson_cli::Cli::new().dto::<YourType>()")
+                && err.contains("docs/src/your-dtos.md"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -15,7 +15,10 @@ fn service(args: &[&str], stdin: &[u8]) -> Output {
         .spawn()
         .expect("spawn example-service");
     if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin).expect("write stdin");
+        // A command that fails before reading its input closes the pipe: not an error here.
+        if let Err(e) = input.write_all(stdin) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+        }
     }
     child.wait_with_output().expect("wait for example-service")
 }
@@ -83,6 +86,13 @@ fn every_dto_of_the_service_is_listed_and_decodes_by_name() {
         "{text}"
     );
     assert!(names.contains(&"contact"), "{text}");
+    // Each of the service's DTOs says which type it is and the paths it runs.
+    assert!(
+        text.contains(
+            "audit-batch    equijson_example_service::AuditBatch; paths: before, after\n"
+        ),
+        "{text}"
+    );
     let sample = service(&["dtos", "--sample", "settings"], b"");
     assert_eq!(stdout(&sample).trim_end(), SETTINGS_EXAMPLE);
     let o = service(
@@ -135,11 +145,56 @@ fn usage_and_help_name_the_binary() {
         "{}",
         stdout(&o)
     );
+    // The help texts' commands are this binary's too.
+    for sub in [
+        &["props"][..],
+        &["decode"],
+        &["pg", "scan"],
+        &["pg", "roundtrip"],
+    ] {
+        let o = service(&[sub, &["--help"]].concat(), b"");
+        let help = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{sub:?}");
+        assert!(
+            help.contains("`example-service ") && !help.contains("`equijson "),
+            "{sub:?}: {help}"
+        );
+    }
     let o = service(&["props", "--no-such-flag"], b"");
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("Usage: example-service props"),
         "{}",
         stderr(&o)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_binary_is_named_as_it_was_started() {
+    // No `.name(..)` in src/main.rs: the name is the file name the binary was started as.
+    let dir = std::env::temp_dir().join(format!("example-service-argv0-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let link = dir.join("audit-tool");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_example-service"), &link).expect("symlink");
+    let o = Command::new(&link)
+        .args([
+            "props",
+            "--dto",
+            "audit-batch",
+            "--seed",
+            "1",
+            "--cases",
+            "64",
+        ])
+        .output()
+        .expect("run audit-tool");
+    let text = stdout(&o);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(
+        line(&text, "replay: ").starts_with("audit-tool props --seed 1 "),
+        "{text}"
     );
 }

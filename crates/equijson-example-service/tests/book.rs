@@ -230,6 +230,77 @@ fn the_refactor_example_finds_the_difference() {
     );
 }
 
+/// The service's own binary, as the book's "Your own binary" shows it: `src/main.rs` holds
+/// these lines (`the_binary_is_built_from_the_books_lines`), and `tests/binary.rs` and
+/// `tests/scan.rs` run the binary they build.
+const OWN_BINARY: &str = r"fn main() -> std::process::ExitCode {
+    equijson_cli::Cli::new()
+        .dto::<AuditEvent>()
+        .dto::<Settings>()
+        .dto::<AuditBatch>()
+        .main()
+}";
+
+#[test]
+fn the_binary_is_built_from_the_books_lines() {
+    let main = include_str!("../src/main.rs");
+    assert!(
+        main.contains(&format!("\n{OWN_BINARY}\n")),
+        "src/main.rs no longer holds the book's lines: update OWN_BINARY and docs/src/your-dtos.md"
+    );
+}
+
+/// The `example-service ...` lines of the chapter's `sh` blocks, comments removed.
+fn binary_lines(chapter: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for line in chapter.lines() {
+        if let Some(info) = line.strip_prefix("```") {
+            in_sh = !in_sh && info.trim() == "sh";
+            continue;
+        }
+        if in_sh && line.starts_with("example-service ") {
+            lines.push(line.split(" #").next().unwrap_or(line).trim_end());
+        }
+    }
+    lines
+}
+
+#[test]
+fn the_books_binary_commands_exist() {
+    // Every subcommand and `--option` of the `example-service` lines of the chapter and of
+    // the front page is in the built binary's `--help` of that subcommand.
+    let chapter = include_str!("../../../docs/src/your-dtos.md");
+    let readme = include_str!("../../../README.md");
+    let lines = [binary_lines(chapter), binary_lines(readme)].concat();
+    assert!(lines.len() >= 3, "{lines:?}");
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let sub: Vec<&str> = words
+            .iter()
+            .take_while(|w| !w.starts_with('-'))
+            .copied()
+            .collect();
+        let help = std::process::Command::new(env!("CARGO_BIN_EXE_example-service"))
+            .args(&sub)
+            .arg("--help")
+            .output()
+            .expect("run example-service --help");
+        assert_eq!(help.status.code(), Some(0), "{line}");
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(
+            help.contains(&format!("Usage: example-service {}", sub.join(" "))),
+            "{line}: {help}"
+        );
+        for option in words.iter().filter(|w| w.starts_with("--")) {
+            assert!(
+                help.contains(&format!("{option} ")),
+                "{line}: {option} is not in its --help"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_book_shows_these_examples() {
     let chapter = include_str!("../../../docs/src/your-dtos.md");
@@ -237,6 +308,7 @@ fn the_book_shows_these_examples() {
         ("FIRST_RUN", FIRST_RUN),
         ("DECLARATION", DECLARATION),
         ("REFACTOR", REFACTOR),
+        ("OWN_BINARY", OWN_BINARY),
     ] {
         assert!(
             chapter.contains(&format!("```rust\n{block}\n```")),

@@ -94,12 +94,15 @@ pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> 
             redact: !show_values,
             ..DiffStyle::default()
         });
-        // The per-path outcome lines repeat the value five times; keep the verdict and findings.
+        // The per-path outcome lines repeat the value once per path (a DTO's own BEFORE
+        // and AFTER functions too); keep the verdict and findings.
         let is_outcome = |l: &str| {
+            use equijson_check::decode::DecodePath;
             let t = l.trim_start();
             l.starts_with("  ")
-                && equijson_check::decode::DecodePath::ALL
+                && DecodePath::ALL
                     .iter()
+                    .chain(&[DecodePath::Before, DecodePath::After])
                     .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
         };
         // A row's findings are declared one by one: the report's verdict (about all of

@@ -211,6 +211,26 @@ fn with_functions<T: Dto>(mut outcomes: Vec<(DecodePath, PathResult)>, text: &[u
     classify_outcomes(text, comparison, outcomes, T::accepts())
 }
 
+/// `T`'s one-line summary (made once per type, by [`spec`]): its Rust type and the paths
+/// it runs, e.g. `my_service::Order; paths: direct, jsonb, before, after`.
+fn summary<T: Dto>() -> &'static str {
+    let mut paths: Vec<&str> = DecodePath::ALL
+        .iter()
+        .filter(|p| T::paths().contains(p))
+        .map(|p| p.name())
+        .collect();
+    if T::refactor().is_some() {
+        paths.extend([DecodePath::Before.name(), DecodePath::After.name()]);
+    }
+    let paths = if paths.is_empty() {
+        "none".to_owned()
+    } else {
+        paths.join(", ")
+    };
+    let text = format!("{}; paths: {paths}", std::any::type_name::<T>());
+    Box::leak(text.into_boxed_str())
+}
+
 /// The [`DtoSpec`] of `T`, made once per type (its `check` is [`check`]`::<T>`), for the
 /// APIs that take a spec ([`crate::props`], the live scan).
 #[must_use]
@@ -223,7 +243,7 @@ pub fn spec<T: Dto>() -> &'static DtoSpec {
     }
     let spec: &'static DtoSpec = Box::leak(Box::new(DtoSpec {
         name: T::name(),
-        summary: "a user DTO",
+        summary: summary::<T>(),
         accepts: T::accepts(),
         check: check::<T>,
         check_input: |input| check_with::<T>(input, false),
