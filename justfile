@@ -223,9 +223,8 @@ web-e2e *ARGS: web-build
 
 # The example service's page (crates/equijson-example-page) in headless Chromium: each DTO's digest equals its own binary's; the BEFORE/AFTER finding shown.
 [group('verify steps')]
-web-e2e-example *ARGS: web-deps
+web-e2e-example *ARGS: (web-build-for "crates/equijson-example-page" "--out" "target/web-example")
     cargo build -q --release --locked -p equijson-example-service --bin example-service
-    node web/build.mjs --binding crates/equijson-example-page --out target/web-example
     node web/e2e-binding.mjs --site target/web-example --cli target/release/example-service --refactor audit-batch {{ARGS}}
 
 # The book: mdBook builds docs/ into target/book; every internal link and anchor resolves; its examples compile and run.
