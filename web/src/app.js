@@ -22,6 +22,7 @@ boot();
 function boot() {
   catalogue = JSON.parse(dtos());
   command = replayCommand();
+  if (command !== 'equijson') document.title = `${command} · equijson property checks in your browser`;
   const def = defaultDto();
   for (const sel of [$('dto'), $('pg-dto')]) {
     sel.innerHTML = catalogue.map((d) => `<option value="${esc(d.name)}">${esc(d.name)}</option>`).join('');
