@@ -1,10 +1,9 @@
 //! The reviewers' page's WebAssembly binding, as a library: a small cdylib crate of yours
 //! turns it into the binding of a page for your DTOs with one macro, [`bind!`].
 //!
-//! ```ignore
-//! // my-page/src/lib.rs (crate-type = ["cdylib"]); `web/build.mjs --binding my-page`
-//! equijson_page::bind!(bin = "my-service"; my_service::AuditEvent, my_service::Settings);
-//! ```
+//! `my-page/src/lib.rs` (`crate-type = ["cdylib"]`), built into a static folder by
+//! `web/build.mjs --binding my-page --out DIR`, is one line (see [`bind!`]):
+//! `equijson_page::bind!(bin = "my-service"; my_service::AuditEvent, my_service::Settings);`
 //!
 //! Every function JavaScript calls is exported from here (wasm-bindgen exports of a
 //! dependency reach the cdylib that links it); the macro adds the module's start function,
@@ -37,13 +36,29 @@ pub mod __private {
 /// Makes this cdylib the binding of a reviewers' page for your DTOs: the module's start
 /// function installs them (types implementing `equijson_check::dto::Dto`).
 ///
-/// ```ignore
-/// equijson_page::bind!(my_service::AuditEvent, my_service::Settings);
-/// // The native replay command the page shows (`my-service props --seed ... --dto ...`):
-/// equijson_page::bind!(bin = "my-service"; my_service::AuditEvent, my_service::Settings);
-/// // Any Binding, e.g. the built-in catalogue (the project's own page):
-/// equijson_page::bind!(binding = equijson_page::Binding::catalogue());
 /// ```
+/// mod my_service {
+///     #[derive(serde::Serialize, serde::Deserialize)]
+///     pub struct AuditEvent { pub id: String, pub latency_ms: f64 }
+///     impl equijson_check::dto::Dto for AuditEvent {}
+///
+///     #[derive(serde::Serialize, serde::Deserialize)]
+///     pub struct Settings { pub tenant: String }
+///     impl equijson_check::dto::Dto for Settings {}
+/// }
+///
+/// // The page shows `my-service props --seed S --cases N --dto NAME` as the native replay.
+/// equijson_page::bind!(bin = "my-service"; my_service::AuditEvent, my_service::Settings);
+/// # fn main() {
+/// # __equijson_page_start().unwrap();
+/// # let names: Vec<_> = equijson_page::bound().unwrap().dtos().iter().map(|d| d.name).collect();
+/// # assert_eq!(names, ["AuditEvent", "Settings"]);
+/// # }
+/// ```
+///
+/// The other forms: `bind!(A, B)` (the replay shown is `equijson props ...`) and
+/// `bind!(binding = expr)` with any [`Binding`], e.g. `Binding::catalogue()` (the project's
+/// own page, `crates/equijson-catalogue-page`).
 ///
 /// Without `bin`, the command shown is `equijson`, which replays only the built-in
 /// catalogue: name the binary you build with `equijson_cli::main_with`. A binding with no
