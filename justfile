@@ -69,6 +69,11 @@ web PORT="8787": web-build
 web-build: web-deps
     cd web && node build.mjs
 
+# The page for your DTOs into a static folder: `just web-build-for crates/my-page --out public` (crate dir or package).
+[group('use')]
+web-build-for BINDING *ARGS: web-deps
+    node web/build.mjs --binding {{BINDING}} {{ARGS}}
+
 # The npm package (npm/) as target/npm/equijson-<version>.tgz: wasm-pack, wasm-opt, assemble, npm pack.
 [group('use')]
 npm-pack:
@@ -103,7 +108,7 @@ workflows-check: js-deps
 [group('verify steps')]
 clippy:
     cargo clippy --workspace --all-targets --locked -- -D warnings
-    cargo clippy -p equijson -p equijson-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+    cargo clippy -p equijson -p equijson-page -p equijson-catalogue-page -p equijson-example-page --target wasm32-unknown-unknown --locked -- -D warnings
     cargo clippy -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
     CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
         cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
@@ -135,16 +140,16 @@ package:
     find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -mindepth 2 -maxdepth 2 -type d -path '*/src/-*/equijson*' -exec rm -rf {} +
     cargo package --locked --allow-dirty -p equijson -p equijson-check -p equijson-pg -p equijson-cli
 
-# The core and its page binding built for wasm32-unknown-unknown.
+# The core, the page binding library and the project's page binding built for wasm32-unknown-unknown.
 [group('verify steps')]
 wasm-build:
-    cargo build --release --locked -p equijson -p equijson-wasm --target wasm32-unknown-unknown
+    cargo build --release --locked -p equijson -p equijson-page -p equijson-catalogue-page --target wasm32-unknown-unknown
 
 # The wasm32 tests in Node (wasm-bindgen-test-runner): RFC 8785 vectors, random stream, native property digests.
 [group('verify steps')]
 wasm-test:
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-        cargo test --locked -p equijson-wasm --target wasm32-unknown-unknown --lib --test node
+        cargo test --locked -p equijson-page --target wasm32-unknown-unknown --lib --test node
 
 # The string scanner's SIMD blocks are checked against the same expectations; the build has
 # its own target dir (other flags).
@@ -154,7 +159,7 @@ wasm-test:
 wasm-test-simd:
     CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" EQUIJSON_EXPECT_SIMD=1 \
         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-        cargo test --locked -p equijson-wasm --target wasm32-unknown-unknown --test node
+        cargo test --locked -p equijson-page --target wasm32-unknown-unknown --test node
 
 # Native vs WebAssembly (Node) on fresh seeds, same counts and digests: `just props-cross SEED...`.
 [group('verify steps')]
@@ -187,9 +192,9 @@ differential *SEEDS="1":
     cargo build -q --release --locked -p equijson-cli
     for s in {{SEEDS}}; do node scripts/differential/canon.mjs "$s" 20000 && node scripts/differential/inexact.mjs "$s" 20000; done
 
-# Every test of the page: its oracles in Node, the binding in headless Chromium, then end to end.
+# Every test of the page: its oracles in Node, the binding in headless Chromium, end to end, the example service's page.
 [group('verify steps')]
-web-verify: web-node-test web-wasm-test web-e2e
+web-verify: web-node-test web-wasm-test web-e2e web-e2e-example
 
 # The page's oracles in Node: the JS canonicalizer on the RFC 8785 vectors, PGlite on the recorded jsonb tables.
 [group('verify steps')]
@@ -203,7 +208,7 @@ web-node-test: web-deps
 web-wasm-test:
     #!/usr/bin/env bash
     set -euo pipefail
-    cd crates/equijson-wasm
+    cd crates/equijson-page
     out=$(wasm-pack test --headless --chrome --test browser --locked 2>&1) || { printf '%s\n' "$out"; exit 1; }
     printf '%s\n' "$out" | grep -E '^(Running headless tests in|test |test result)'
     grep -q '^Running headless tests in Chrome' <<<"$out" || { echo "web-wasm-test: not run in Chrome"; exit 1; }
@@ -215,6 +220,12 @@ web-wasm-test:
 web-e2e *ARGS: web-build
     cargo build -q --release --locked -p equijson-cli
     node web/e2e.mjs {{ARGS}}
+
+# The example service's page (crates/equijson-example-page) in headless Chromium: each DTO's digest equals its own binary's; the BEFORE/AFTER finding shown.
+[group('verify steps')]
+web-e2e-example *ARGS: (web-build-for "crates/equijson-example-page" "--out" "target/web-example")
+    cargo build -q --release --locked -p equijson-example-service --bin example-service
+    node web/e2e-binding.mjs --site target/web-example --cli target/release/example-service --refactor audit-batch {{ARGS}}
 
 # The book: mdBook builds docs/ into target/book; every internal link and anchor resolves; its examples compile and run.
 [group('verify steps')]

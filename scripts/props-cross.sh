@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Live cross-check of portable determinism: the same (seed, cases, dto) run natively (the
-# release `equijson` binary) and in WebAssembly under Node (the equijson-wasm binding) must
+# release `equijson` binary) and in WebAssembly under Node (the project's page binding, crates/equijson-catalogue-page) must
 # give identical passed/failed counts and digests. Seeds are fresh each run (printed), so
 # every CI run checks new cases; pass seeds as arguments to repeat a run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q --release --locked -p equijson-cli
-cargo build -q --release --locked -p equijson-wasm --target wasm32-unknown-unknown
+cargo build -q --release --locked -p equijson-catalogue-page --target wasm32-unknown-unknown
 out=target/wasm-node
-wasm-bindgen --target nodejs --out-dir "$out" target/wasm32-unknown-unknown/release/equijson_wasm.wasm
+wasm-bindgen --target nodejs --out-dir "$out" target/wasm32-unknown-unknown/release/equijson_catalogue_page.wasm
 
 if [ $# -gt 0 ]; then seeds=("$@"); else
   seeds=()
@@ -24,7 +24,7 @@ for seed in "${seeds[@]}"; do
       const m = require(process.argv[1]);
       const o = JSON.parse(m.props(process.argv[2], 150, process.argv[3], 6));
       process.stdout.write(`passed: ${o.passed} failed: ${o.failed} digest: ${o.digest} `);
-    ' "$PWD/$out/equijson_wasm.js" "$seed" "$dto")
+    ' "$PWD/$out/equijson_catalogue_page.js" "$seed" "$dto")
     if [ "$native" = "$wasm" ]; then
       echo "same   seed=$seed dto=$dto $native"
     else

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints tests/data/props-digests.tsv from the native build: the digests that the native
-# test (crates/equijson-check/tests/props.rs) and the wasm32 test (crates/equijson-wasm/tests/node.rs)
+# test (crates/equijson-check/tests/props.rs) and the wasm32 test (crates/equijson-page/tests/node.rs)
 # both must reproduce. Regenerate only when the generators change on purpose:
 #   bash scripts/props-golden.sh > tests/data/props-digests.tsv
 set -euo pipefail

@@ -1,12 +1,20 @@
-// Builds the reviewers' page into target/web/: the equijson-wasm binding (wasm-pack,
-// --target web), optimized by npm binaryen's wasm-opt, the page's own files and the PGlite
-// runtime (JS, wasm and data) copied from node_modules, so nothing comes from a CDN.
+// Builds the reviewers' page into a static folder (default target/web/): a page binding
+// crate (a cdylib whose lib.rs is one `equijson_page::bind!`; default: the project's own,
+// crates/equijson-catalogue-page), built by wasm-pack --target web, optimized by npm
+// binaryen's wasm-opt, the page's own files and the PGlite runtime (JS, wasm and data)
+// copied from node_modules, so nothing comes from a CDN. The folder is what a static host
+// (GitHub Pages, an artifact of a pull request's CI job) serves as it is.
 //
-//   node build.mjs            build (wasm-opt result cached by input hash)
-//   node build.mjs --no-opt   skip wasm-opt (faster, bigger; for development)
+//   node build.mjs                          the project's page into target/web
+//   node build.mjs --binding DIR|PACKAGE    the page for that binding crate (your DTOs)
+//   node build.mjs --out DIR                into DIR (made or replaced; refuses a non-empty
+//                                           folder that is not an earlier build)
+//   node build.mjs --no-opt                 skip wasm-opt (faster, bigger; for development)
 //
-// Prints the gzip size of every file the page loads and fails when the page's wasm is
-// over the 400 KiB (gzip) budget.
+// --binding takes the crate's directory (with its Cargo.toml) or its package name, looked
+// up with `cargo metadata` in the current directory's workspace, then in this repository's.
+// Prints the gzip size of every file the page loads and fails when the page's wasm is over
+// the 400 KiB (gzip) budget.
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,28 +25,89 @@ import zlib from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const out = path.join(root, 'target', 'web');
 const cache = path.join(root, 'target', 'web-cache');
 const WASM_BUDGET = 400 * 1024;
-const noOpt = process.argv.includes('--no-opt');
+// The page's scripts import the binding as ./pkg/equijson_page.js whatever the crate's name.
+const OUT_NAME = 'equijson_page';
+
+const argv = process.argv.slice(2);
+const option = (name, def) => {
+  const i = argv.indexOf(name);
+  if (i < 0) return def;
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith('--')) fail(`${name} needs a value`);
+  return v;
+};
+function fail(message) {
+  console.error(`build.mjs: ${message}`);
+  process.exit(2);
+}
+for (const [i, a] of argv.entries()) {
+  const known = ['--binding', '--out', '--no-opt'];
+  if (a.startsWith('--') && !known.includes(a)) fail(`unknown option ${a} (options: ${known.join(', ')})`);
+  if (!a.startsWith('--') && !['--binding', '--out'].includes(argv[i - 1])) fail(`unexpected argument ${a}`);
+}
+const noOpt = argv.includes('--no-opt');
+const out = path.resolve(option('--out', path.join(root, 'target', 'web')));
+const binding = resolveBinding(option('--binding', path.join(root, 'crates', 'equijson-catalogue-page')));
+
+/** The binding crate's directory and package name, from a directory or a package name. */
+function resolveBinding(spec) {
+  const dir = path.resolve(spec);
+  if (fs.existsSync(path.join(dir, 'Cargo.toml'))) {
+    const name = fs.readFileSync(path.join(dir, 'Cargo.toml'), 'utf8').match(/^name\s*=\s*"([^"]+)"/m)?.[1];
+    if (!name) fail(`${path.join(dir, 'Cargo.toml')} has no package name`);
+    return { dir, name };
+  }
+  if (/[/\\]/.test(spec)) fail(`--binding ${spec}: no Cargo.toml in ${dir}`);
+  const seen = [];
+  for (const cwd of [...new Set([process.cwd(), root])]) {
+    let meta;
+    try {
+      meta = JSON.parse(
+        execFileSync('cargo', ['metadata', '--no-deps', '--format-version', '1'], {
+          cwd,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          maxBuffer: 64 << 20,
+        }),
+      );
+    } catch {
+      continue;
+    }
+    const pkg = meta.packages.find((p) => p.name === spec);
+    if (pkg) return { dir: path.dirname(pkg.manifest_path), name: pkg.name };
+    seen.push(...meta.packages.map((p) => p.name));
+  }
+  fail(`--binding ${spec}: neither a crate directory nor a package of the workspace (packages: ${seen.join(', ')})`);
+}
 
 function run(cmd, args, opts = {}) {
   execFileSync(cmd, args, { stdio: 'inherit', ...opts });
 }
 
+// Replacing --out must not delete someone's files: only an earlier build (its sizes.json) or
+// an empty folder is replaced.
+if (fs.existsSync(out) && fs.readdirSync(out).length > 0 && !fs.existsSync(path.join(out, 'sizes.json')))
+  fail(`--out ${out} is a non-empty folder that is not an earlier page build: not replacing it`);
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 fs.mkdirSync(cache, { recursive: true });
 
-// 1. The binding, for browsers (ES module + wasm).
+// 1. The binding, for browsers (ES module + wasm). wasm-pack's own wasm-opt is off (it
+// would download one; Debian's binaryen emits modules current wasm-bindgen cannot load).
+console.log(`binding: ${binding.name} (${path.relative(process.cwd(), binding.dir) || '.'})`);
 run('wasm-pack', [
   'build',
-  path.join(root, 'crates', 'equijson-wasm'),
+  binding.dir,
   '--target',
   'web',
   '--release',
+  '--no-opt',
   '--no-typescript',
   '--no-pack',
+  '--out-name',
+  OUT_NAME,
   '--out-dir',
   path.join(out, 'pkg'),
   '--',
@@ -47,12 +116,14 @@ run('wasm-pack', [
 fs.rmSync(path.join(out, 'pkg', '.gitignore'), { force: true });
 
 // 2. wasm-opt -Oz from npm binaryen (Debian's is too old for current wasm-bindgen).
-const wasm = path.join(out, 'pkg', 'equijson_wasm_bg.wasm');
+const wasm = path.join(out, 'pkg', `${OUT_NAME}_bg.wasm`);
 if (!noOpt) {
   const hash = createHash('sha256').update(fs.readFileSync(wasm)).digest('hex');
   const cached = path.join(cache, `${hash}.wasm`);
   if (fs.existsSync(cached)) {
     fs.copyFileSync(cached, wasm);
+    const now = new Date();
+    fs.utimesSync(cached, now, now);
     console.log(`wasm-opt: cached result for ${hash.slice(0, 12)}`);
   } else {
     const bin = path.join(here, 'node_modules', '.bin', 'wasm-opt');
@@ -60,7 +131,12 @@ if (!noOpt) {
     const before = fs.statSync(wasm).size;
     run(bin, ['-Oz', '--strip-debug', '--strip-producers', wasm, '-o', `${wasm}.opt`]);
     fs.renameSync(`${wasm}.opt`, wasm);
-    for (const f of fs.readdirSync(cache)) fs.rmSync(path.join(cache, f));
+    // Keep the newest few (the project's page and a binding or two built alternately).
+    const old = fs
+      .readdirSync(cache)
+      .map((f) => path.join(cache, f))
+      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+    for (const f of old.slice(3)) fs.rmSync(f);
     fs.copyFileSync(wasm, cached);
     console.log(`wasm-opt -Oz: ${before} -> ${fs.statSync(wasm).size} bytes`);
   }
@@ -89,6 +165,7 @@ const pgVersion = JSON.parse(fs.readFileSync(path.join(pgSrc, '..', 'package.jso
 const gz = (p) => zlib.gzipSync(fs.readFileSync(p), { level: 9 }).length;
 const wasmGzip = gz(wasm);
 const sizes = {
+  binding: binding.name,
   wasm: { bytes: fs.statSync(wasm).size, gzip: wasmGzip, budget: WASM_BUDGET },
   page: {},
   pglite: { version: pgVersion, gzip: 0, bytes: 0 },
@@ -101,7 +178,7 @@ for (const f of [
   'pg-worker.js',
   'runs.js',
   'jscanon.js',
-  'pkg/equijson_wasm.js',
+  `pkg/${OUT_NAME}.js`,
 ]) {
   sizes.page[f] = gz(path.join(out, f));
 }
@@ -111,10 +188,12 @@ for (const f of ['pglite.wasm', 'pglite.data']) {
 }
 fs.writeFileSync(path.join(out, 'sizes.json'), JSON.stringify(sizes, null, 2));
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-console.log(`equijson wasm: ${kib(sizes.wasm.bytes)}, ${kib(wasmGzip)} gzip (budget ${kib(WASM_BUDGET)})`);
+console.log(
+  `page wasm (${binding.name}): ${kib(sizes.wasm.bytes)}, ${kib(wasmGzip)} gzip (budget ${kib(WASM_BUDGET)})`,
+);
 console.log(`page scripts and styles: ${kib(Object.values(sizes.page).reduce((a, b) => a + b, 0))} gzip`);
 console.log(`PGlite ${pgVersion} wasm + data: ${kib(sizes.pglite.bytes)}, ${kib(sizes.pglite.gzip)} gzip`);
-console.log(`built ${path.relative(process.cwd(), out) || '.'}`);
+console.log(`built ${path.relative(process.cwd(), out) || '.'} (a static folder: serve or publish it as it is)`);
 if (wasmGzip > WASM_BUDGET) {
   console.error(`error: the page's wasm is ${kib(wasmGzip)} gzip, over the ${kib(WASM_BUDGET)} budget`);
   process.exit(1);

@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launch, nativeDtos, nativeProps, pages, text } from './e2e-shared.mjs';
 import { serve } from './serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,58 +45,17 @@ function check(ok, what) {
   if (!ok) failures++;
 }
 
-function native(seed, cases, dto) {
-  const r = spawnSync(cli, ['props', '--seed', seed, '--cases', String(cases), '--dto', dto], { encoding: 'utf8' });
-  const field = (k) => (r.stdout.match(new RegExp(`^${k}:\\s*(.*)$`, 'm')) ?? [])[1];
-  return {
-    status: r.status,
-    digest: field('digest'),
-    passed: field('passed'),
-    failed: field('failed'),
-    shrunk: field('shrunk'),
-    stdout: r.stdout,
-  };
-}
-
-const dtoNames = execFileSync(cli, ['dtos'], { encoding: 'utf8' })
-  .split('\n')
-  .filter((l) => /^\S/.test(l))
-  .map((l) => l.split(/\s+/)[0]);
+const native = (seed, cases, dto) => nativeProps(cli, seed, cases, dto);
+const dtoNames = nativeDtos(cli);
 check(dtoNames.length >= 6, `catalogue lists ${dtoNames.length} DTOs: ${dtoNames.join(', ')}`);
 
 const { server, url } = await serve({ root: path.join(root, 'target', 'web') });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launch();
 
 const report = { url, cases: CASES, browser: browser.version(), runs: [], firstLoad: null, playground: null };
 const foreign = [];
 const consoleErrors = [];
-
-async function newPage(viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('request', (r) => {
-    if (!r.url().startsWith(url) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreign.push(r.url());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  return { context, page };
-}
-
-const text = (page, sel) => page.$eval(sel, (e) => e.textContent.trim());
+const newPage = pages(browser, url, foreign, consoleErrors);
 
 try {
   // First load, fresh context: what crosses the wire until the page is ready.
@@ -113,7 +72,7 @@ try {
     await page.waitForSelector('body[data-state=done]', { timeout: 240_000 });
     await page.waitForTimeout(300);
     const total = transfers.reduce((a, t) => a + t.body + t.headers, 0);
-    const wasm = transfers.find((t) => t.url.endsWith('equijson_wasm_bg.wasm'));
+    const wasm = transfers.find((t) => t.url.endsWith('equijson_page_bg.wasm'));
     report.firstLoad = {
       requests: transfers.length,
       totalBytes: total,
@@ -250,6 +209,21 @@ try {
     await page.waitForSelector('body[data-state=done]', { timeout: 60_000 });
     const msg = await text(page, '#progress-text');
     check((await text(page, '#status')) === 'fail' && msg.includes('bad seed'), `a malformed seed is refused: ${msg}`);
+    // An unknown DTO is refused by name, not replaced by another one (the list is the binding's).
+    await page.goto(`${url}?seed=1&cases=10&dto=no-such-dto&autorun=1`);
+    await page.waitForSelector('body[data-state=done]', { timeout: 60_000 });
+    const listed = await page.$$eval('#dto option', (os) => os.map((o) => o.value));
+    check(
+      listed.join(',') === dtoNames.join(','),
+      `the page lists the DTOs \`equijson dtos\` lists: ${listed.join(', ')}`,
+    );
+    const unknown = await text(page, '#progress-text');
+    check(
+      (await text(page, '#status')) === 'fail' &&
+        unknown === `Error: unknown DTO "no-such-dto": this page knows ${dtoNames.join(', ')}` &&
+        !/^[0-9a-f]{64}$/.test(await text(page, '#digest')),
+      `an unknown DTO is refused, no run: ${unknown}`,
+    );
     await page.goto(`${url}?seed=9&cases=1000000&dto=value&autorun=1`);
     await page.waitForFunction(
       () => /^[1-9][\d,]* \//.test(document.getElementById('progress-text').textContent),

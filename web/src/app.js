@@ -1,13 +1,16 @@
 // The page: controls, two workers (properties + JS oracle; PGlite), the playground.
 // Contract for automation: index.html?seed=S&cases=N[&dto=D][&size=Z]&autorun=1 runs
-// without clicks, then writes the digest into #digest and pass/fail into #status.
+// without clicks, then writes the digest into #digest and pass/fail into #status. The DTOs
+// and the native command come from the binding the page was built with; a `dto` it does
+// not bind is an error naming the ones it does (no run, #status fail).
 
-import init, { analyze, defaultDto, dtos } from './pkg/equijson_wasm.js';
+import init, { analyze, defaultDto, dtos, replayCommand } from './pkg/equijson_page.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 let catalogue = [];
+let command = 'equijson';
 let propsWorker = null;
 let pgWorker = null;
 let current = null; // { runId, args, props, v8, pg, failedOracles, t0, finished }
@@ -18,6 +21,8 @@ boot();
 
 function boot() {
   catalogue = JSON.parse(dtos());
+  command = replayCommand();
+  if (command !== 'equijson') document.title = `${command} · equijson property checks in your browser`;
   const def = defaultDto();
   for (const sel of [$('dto'), $('pg-dto')]) {
     sel.innerHTML = catalogue.map((d) => `<option value="${esc(d.name)}">${esc(d.name)}</option>`).join('');
@@ -26,8 +31,9 @@ function boot() {
   $('seed').value = q.get('seed') ?? '1';
   $('cases').value = q.get('cases') ?? '1000';
   $('size').value = q.get('size') ?? '6';
-  const dto = q.get('dto') ?? def;
-  $('dto').value = catalogue.some((d) => d.name === dto) ? dto : def;
+  const dto = q.get('dto') || def;
+  const known = catalogue.some((d) => d.name === dto);
+  $('dto').value = known ? dto : def;
   $('pg-dto').value = $('dto').value;
   describeDto();
   updateCommand();
@@ -54,7 +60,13 @@ function boot() {
 
   document.body.dataset.state = 'ready';
   $('progress-text').textContent = 'Ready. Choose a seed and press Run.';
-  if (q.get('autorun') === '1') start();
+  if (!known) {
+    // Running another DTO than the one asked for would show a digest of something else.
+    const names = catalogue.map((d) => d.name).join(', ');
+    $('progress-text').textContent = `Error: unknown DTO "${dto}": this page knows ${names}`;
+    badge($('status'), 'fail');
+    document.body.dataset.state = 'done';
+  } else if (q.get('autorun') === '1') start();
 }
 
 function args() {
@@ -65,7 +77,7 @@ function args() {
 }
 
 function nativeCommand(a, cases = a.cases) {
-  return `equijson props --seed ${a.seed} --cases ${cases} --dto ${a.dto}${a.size !== 6 ? ` --size ${a.size}` : ''}`;
+  return `${command} props --seed ${a.seed} --cases ${cases} --dto ${a.dto}${a.size !== 6 ? ` --size ${a.size}` : ''}`;
 }
 
 function updateCommand() {

@@ -3,7 +3,7 @@
 // model predicts that text (or the server's error) without a server.
 
 import { PGlite } from './pglite/index.js';
-import init, { caseTexts, jsonbResult } from './pkg/equijson_wasm.js';
+import init, { caseTexts, jsonbResult } from './pkg/equijson_page.js';
 import { serveRuns } from './runs.js';
 
 const ready = init();

@@ -2,7 +2,7 @@
 // over the same cases. Works in chunks so progress streams out and Stop is heard.
 
 import { compareWithJs, POLICY_PROBES } from './jscanon.js';
-import init, { canonicalResult, caseTexts, PropsRunner } from './pkg/equijson_wasm.js';
+import init, { canonicalResult, caseTexts, PropsRunner } from './pkg/equijson_page.js';
 import { serveRuns } from './runs.js';
 
 const ready = init();

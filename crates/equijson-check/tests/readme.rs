@@ -175,12 +175,15 @@ fn blocks<'a>(doc: &'a str, lang: &str) -> Vec<(usize, &'a str)> {
 #[test]
 fn every_rust_example_in_the_docs_is_compiled_by_a_test() {
     // A rust block counts when a test holds its exact text as a constant (and runs its
-    // lines): this file's EXAMPLE and FRONT_PAGE, equijson-pg's tests/book.rs and the
-    // example service's tests/book.rs (the declaration examples).
+    // lines): this file's EXAMPLE and FRONT_PAGE, equijson-pg's tests/book.rs, the
+    // example service's tests/book.rs (the declaration examples) and its page crate.
     let tested = [
         include_str!("readme.rs"),
         include_str!("../../equijson-pg/tests/book.rs"),
         include_str!("../../equijson-example-service/tests/book.rs"),
+        // The page binding of the example service, whole: built and opened in Chromium by
+        // `just web-e2e-example`.
+        include_str!("../../equijson-example-page/src/lib.rs"),
     ];
     let mut seen = 0;
     for (path, text) in documents() {

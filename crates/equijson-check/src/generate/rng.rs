@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn stream_is_fixed() {
         // The first outputs for seed 0 are part of the portability contract: the same
-        // numbers must come out on wasm32 (checked there by equijson-wasm's tests).
+        // numbers must come out on wasm32 (checked there by equijson-page's tests).
         let mut r = Rng::new(0);
         let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
         let mut again = Rng::new(0);

@@ -3,7 +3,7 @@
 //! in (8 bytes, 16 with wasm SIMD) see each case in each lane and across block boundaries.
 //!
 //! Shared by the native test (`tests/strings.rs`) and the wasm32 tests in Node
-//! (`crates/equijson-wasm/tests/node.rs`, with and without `simd128`). The expected output
+//! (`crates/equijson-page/tests/node.rs`, with and without `simd128`). The expected output
 //! comes from [`jcs_literal`], written here character by character from RFC 8785, not
 //! from the core.
 

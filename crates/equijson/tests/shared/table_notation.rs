@@ -5,7 +5,7 @@
 //! Shared by the core's table tests (`tests/errors.rs`, `tests/jsonb.rs`,
 //! `tests/shared_work.rs`, `tests/divergences.rs`), the live jsonb tables
 //! (`crates/equijson-pg/tests/jsonb_tables.rs`) and the browser test
-//! (`crates/equijson-wasm/tests/browser.rs`), which include this file by `#[path]`.
+//! (`crates/equijson-page/tests/browser.rs`), which include this file by `#[path]`.
 
 /// Decodes the table notation: `\xHH` is one raw byte, `\u{H..}` one character as UTF-8,
 /// `\R{N}{text}` is `text` (taken as written) N times; every other byte (including other

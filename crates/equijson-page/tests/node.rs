@@ -21,13 +21,20 @@ use table_notation::unescape;
 /// The error of the page's `canonicalResult` for a JavaScript string.
 fn page_error(text: &js_sys::JsString) -> serde_json::Value {
     let r: serde_json::Value =
-        serde_json::from_str(&equijson_wasm::canonical_result(text)).unwrap();
+        serde_json::from_str(&equijson_page::canonical_result(text)).unwrap();
     r["error"].clone()
 }
 
 /// The page reports every rejected row of errors.tsv with the kind the table names: the
 /// core's `ErrorKind::name`, the same name the npm package's `EquijsonError.kind` carries
 /// for the same row (`npm/test/cases.cjs` checks the table there).
+/// The project's page binding (the built-in catalogue), installed once for this test
+/// module as `equijson_page::bind!` installs it when a page's module starts.
+fn bind_catalogue() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| equijson_page::install(equijson_page::Binding::catalogue()).unwrap());
+}
+
 #[wasm_bindgen_test]
 fn error_kinds_are_the_core_names_of_the_table() {
     let mut n = 0;
@@ -59,6 +66,7 @@ fn pointers_are_32_bit_here() {
 
 #[wasm_bindgen_test]
 fn property_digests_match_the_native_ones() {
+    bind_catalogue();
     let mut rows = 0;
     for line in DIGESTS
         .lines()
@@ -67,7 +75,7 @@ fn property_digests_match_the_native_ones() {
         let f: Vec<&str> = line.split('\t').collect();
         let (seed, cases, dto, size) = (f[0], f[1].parse().unwrap(), f[2], f[3].parse().unwrap());
         let out: serde_json::Value = serde_json::from_str(
-            &equijson_wasm::props(seed, cases, Some(dto.to_owned()), Some(size)).unwrap(),
+            &equijson_page::props(seed, cases, Some(dto.to_owned()), Some(size)).unwrap(),
         )
         .unwrap();
         assert_eq!(out["passed"].to_string(), f[4], "passed, row {line}");
@@ -118,7 +126,7 @@ fn rfc8785_vectors() {
         ),
     ];
     for (input, output) in cases {
-        assert_eq!(equijson_wasm::canonicalize(&input.into()).unwrap(), output);
+        assert_eq!(equijson_page::canonicalize(&input.into()).unwrap(), output);
     }
 }
 
@@ -131,7 +139,7 @@ fn unpaired_surrogates_in_js_strings_are_refused_not_replaced() {
         .chain("\"]".encode_utf16())
         .collect();
     let s = js_sys::JsString::from_char_code(&units);
-    assert!(equijson_wasm::canonicalize(&s).is_err());
+    assert!(equijson_page::canonicalize(&s).is_err());
     // The same kind as the npm package gives a lone surrogate in a string.
     assert_eq!(page_error(&s)["kind"], "LoneSurrogate");
     // A well-formed astral character passes.
@@ -141,14 +149,15 @@ fn unpaired_surrogates_in_js_strings_are_refused_not_replaced() {
         .chain("\"]".encode_utf16())
         .collect();
     assert_eq!(
-        equijson_wasm::canonicalize(&js_sys::JsString::from_char_code(&ok)).unwrap(),
+        equijson_page::canonicalize(&js_sys::JsString::from_char_code(&ok)).unwrap(),
         "[\"😂\"]"
     );
 }
 
 #[wasm_bindgen_test]
 fn decode_reports_divergence_of_the_ledger_sample() {
-    let dtos: serde_json::Value = serde_json::from_str(&equijson_wasm::dtos()).unwrap();
+    bind_catalogue();
+    let dtos: serde_json::Value = serde_json::from_str(&equijson_page::dtos().unwrap()).unwrap();
     let ledger = dtos
         .as_array()
         .unwrap()
@@ -156,7 +165,7 @@ fn decode_reports_divergence_of_the_ledger_sample() {
         .find(|d| d["name"] == "ledger-entry")
         .unwrap();
     let report: serde_json::Value = serde_json::from_str(
-        &equijson_wasm::decode(
+        &equijson_page::decode(
             "ledger-entry",
             &ledger["sample"].as_str().unwrap().into(),
             false,

@@ -7,7 +7,7 @@
     reason = "test code: a failed expectation should abort the test"
 )]
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 // Without this line the runner skips every test here and still exits 0.
@@ -30,6 +30,13 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap()
 }
 
+/// The project's page binding (the built-in catalogue), installed once for this test
+/// module as `equijson_page::bind!` installs it when a page's module starts.
+fn bind_catalogue() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| equijson_page::install(equijson_page::Binding::catalogue()).unwrap());
+}
+
 #[wasm_bindgen_test]
 fn runs_in_a_browser_window() {
     let global = js_sys::global();
@@ -45,11 +52,12 @@ fn runs_in_a_browser_window() {
 
 #[wasm_bindgen_test]
 fn stepped_runner_gives_the_native_digests() {
+    bind_catalogue();
     let mut n = 0;
     for f in rows(DIGESTS) {
         let (seed, cases, dto, size) = (f[0], f[1].parse().unwrap(), f[2], f[3].parse().unwrap());
         let mut r =
-            equijson_wasm::PropsRunner::new(seed, cases, Some(dto.to_owned()), Some(size)).unwrap();
+            equijson_page::PropsRunner::new(seed, cases, Some(dto.to_owned()), Some(size)).unwrap();
         // Uneven chunks, as the page's worker takes them.
         let mut chunk = 1;
         while !r.finished() {
@@ -79,16 +87,17 @@ fn stepped_runner_gives_the_native_digests() {
 
 #[wasm_bindgen_test]
 fn case_texts_are_the_digested_cases() {
+    bind_catalogue();
     // The digest is SHA-256 over each case's canonical form and "\n"; recompute it in the
     // browser over the texts the page's oracles use: they must be the hashed cases.
-    let direct = json(&equijson_wasm::props("42", 30, Some("contact".into()), None).unwrap());
-    let texts = equijson_wasm::case_texts("42", Some("contact".into()), None, 0, 30).unwrap();
+    let direct = json(&equijson_page::props("42", 30, Some("contact".into()), None).unwrap());
+    let texts = equijson_page::case_texts("42", Some("contact".into()), None, 0, 30).unwrap();
     assert_eq!(texts.len(), 30);
-    let again = equijson_wasm::case_texts("42", Some("contact".into()), None, 10, 5).unwrap();
+    let again = equijson_page::case_texts("42", Some("contact".into()), None, 10, 5).unwrap();
     assert_eq!(again[..], texts[10..15]);
     let mut joined = Vec::new();
     for t in &texts {
-        let c = json(&equijson_wasm::canonical_result(&t.as_str().into()));
+        let c = json(&equijson_page::canonical_result(&t.as_str().into()));
         joined.extend_from_slice(c["ok"].as_str().unwrap().as_bytes());
         joined.push(b'\n');
     }
@@ -119,19 +128,20 @@ fn jsonb_prediction_matches_the_server_table() {
         ) else {
             continue;
         };
-        let got = json(&equijson_wasm::jsonb_result(&input.as_str().into()));
+        let got = json(&equijson_page::jsonb_result(&input.as_str().into()));
         assert_eq!(got["ok"], expected.as_str(), "row {f:?}");
         n += 1;
     }
     assert!(n >= 300, "only {n} rows");
-    let e = json(&equijson_wasm::jsonb_result(&"[1,\n \"\\u0000\"]".into()));
+    let e = json(&equijson_page::jsonb_result(&"[1,\n \"\\u0000\"]".into()));
     assert_eq!(e["error"]["code"], "22P05");
     assert_eq!(e["error"]["line"], 2);
 }
 
 #[wasm_bindgen_test]
 fn playground_analysis_locates_errors() {
-    let r = json(&equijson_wasm::analyze(&"{\n  \"a\": [1, 2,]\n}".into(), "value").unwrap());
+    bind_catalogue();
+    let r = json(&equijson_page::analyze(&"{\n  \"a\": [1, 2,]\n}".into(), "value").unwrap());
     let e = &r["canonical"]["error"];
     assert_eq!(e["kind"], "TrailingComma");
     assert_eq!(
@@ -139,19 +149,36 @@ fn playground_analysis_locates_errors() {
         (Some(2), Some(13))
     );
     assert_eq!(r["decode"]["verdict"], "rejected");
-    let ok = json(&equijson_wasm::analyze(&"{\"b\":1.0,\"a\":-0}".into(), "value").unwrap());
+    let ok = json(&equijson_page::analyze(&"{\"b\":1.0,\"a\":-0}".into(), "value").unwrap());
     assert_eq!(ok["canonical"]["ok"], "{\"a\":0,\"b\":1}");
     assert_eq!(ok["jsonb"]["ok"], "{\"a\": 0, \"b\": 1.0}");
     assert_eq!(ok["decode"]["outcomes"].as_array().unwrap().len(), 5);
-    assert!(equijson_wasm::analyze(&"1".into(), "no-such-dto").is_err());
+    // No fallback to another DTO: the error names the ones the page knows.
+    let unknown = equijson_page::analyze(&"1".into(), "no-such-dto").unwrap_err();
+    let message = JsValue::from(unknown)
+        .dyn_into::<js_sys::Error>()
+        .unwrap()
+        .message();
+    let known: Vec<&str> = equijson_check::dto::catalogue()
+        .iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(
+        String::from(message),
+        format!(
+            "unknown DTO \"no-such-dto\": this page knows {}",
+            known.join(", ")
+        )
+    );
+    assert_eq!(equijson_page::replay_command().unwrap(), "equijson");
     // The policy classes the page names carry stable kinds.
     for (text, kind) in [
         ("{\"a\":1,\"a\":2}", "DuplicateKey"),
         ("[\"\\ud800\"]", "LoneSurrogate"),
         ("[1e400]", "NumberOutOfRange"),
     ] {
-        let c = json(&equijson_wasm::canonical_result(&text.into()));
+        let c = json(&equijson_page::canonical_result(&text.into()));
         assert_eq!(c["error"]["kind"], kind, "{text}");
     }
-    assert_eq!(equijson_wasm::default_dto(), "value");
+    assert_eq!(equijson_page::default_dto().unwrap(), "value");
 }
