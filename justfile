@@ -64,7 +64,7 @@ props *ARGS:
 web PORT="8787": web-build
     node web/serve.mjs --port {{PORT}}
 
-# Build the page into target/web: wasm-pack --target web, binaryen's wasm-opt, PGlite's assets.
+# Build the page into target/web: cargo for wasm32, wasm-bindgen --target web, binaryen's wasm-opt, PGlite's assets.
 [group('use')]
 web-build: web-deps
     cd web && node build.mjs
@@ -203,13 +203,16 @@ web-node-test: web-deps
 
 # A test file without run_in_browser is skipped with exit 0: the recipe insists on a browser run.
 
-# The binding's tests in a real headless Chromium (wasm-pack test); fails unless at least 5 ran there.
+# The binding's tests in a real headless Chromium (wasm-bindgen-test-runner, chromedriver); fails unless at least 5 ran there.
 [group('verify steps')]
 web-wasm-test:
     #!/usr/bin/env bash
     set -euo pipefail
     cd crates/equijson-page
-    out=$(wasm-pack test --headless --chrome --test browser --locked 2>&1) || { printf '%s\n' "$out"; exit 1; }
+    # What `wasm-pack test --headless --chrome` runs: wasm-bindgen's test runner drives
+    # Chromium through chromedriver (the runner finds it through CHROMEDRIVER).
+    out=$(CHROMEDRIVER="$(command -v chromedriver)" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+        cargo test --locked --target wasm32-unknown-unknown --test browser 2>&1) || { printf '%s\n' "$out"; exit 1; }
     printf '%s\n' "$out" | grep -E '^(Running headless tests in|test |test result)'
     grep -q '^Running headless tests in Chrome' <<<"$out" || { echo "web-wasm-test: not run in Chrome"; exit 1; }
     n=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' <<<"$out")

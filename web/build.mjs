@@ -1,6 +1,6 @@
 // Builds the reviewers' page into a static folder (default target/web/): a page binding
 // crate (a cdylib whose lib.rs is one `equijson_page::bind!`; default: the project's own,
-// crates/equijson-catalogue-page), built by wasm-pack --target web, optimized by npm
+// crates/equijson-catalogue-page), built for wasm32 with wasm-bindgen's web glue, optimized by npm
 // binaryen's wasm-opt, the page's own files and the PGlite runtime (JS, wasm and data)
 // copied from node_modules, so nothing comes from a CDN. The folder is what a static host
 // (GitHub Pages, an artifact of a pull request's CI job) serves as it is.
@@ -94,26 +94,49 @@ fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 fs.mkdirSync(cache, { recursive: true });
 
-// 1. The binding, for browsers (ES module + wasm). wasm-pack's own wasm-opt is off (it
-// would download one; Debian's binaryen emits modules current wasm-bindgen cannot load).
+// 1. The binding, for browsers (ES module + wasm): cargo builds the cdylib for wasm32, the
+// wasm-bindgen CLI (the version of the crate in Cargo.lock, installed by scripts/setup.sh)
+// writes the `--target web` glue. This is what `wasm-pack build --target web` runs, without
+// installing wasm-pack.
 console.log(`binding: ${binding.name} (${path.relative(process.cwd(), binding.dir) || '.'})`);
-run('wasm-pack', [
-  'build',
-  binding.dir,
+const manifest = path.join(binding.dir, 'Cargo.toml');
+const messages = execFileSync(
+  'cargo',
+  [
+    'build',
+    '--lib',
+    '--release',
+    '--locked',
+    '--target',
+    'wasm32-unknown-unknown',
+    '--message-format=json-render-diagnostics',
+    '--manifest-path',
+    manifest,
+    '-p',
+    binding.name,
+  ],
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 256 << 20 },
+);
+// The module is the cdylib artifact cargo reports for the binding's own manifest.
+let built;
+for (const line of messages.split('\n')) {
+  if (!line.startsWith('{')) continue;
+  const m = JSON.parse(line);
+  if (m.reason !== 'compiler-artifact' || path.resolve(m.manifest_path) !== path.resolve(manifest)) continue;
+  if (!m.target.crate_types.includes('cdylib')) continue;
+  built = m.filenames.find((f) => f.endsWith('.wasm'));
+}
+if (!built) fail(`${binding.name} built no .wasm: is it a cdylib crate (crate-type = ["cdylib"])?`);
+run('wasm-bindgen', [
   '--target',
   'web',
-  '--release',
-  '--no-opt',
   '--no-typescript',
-  '--no-pack',
   '--out-name',
   OUT_NAME,
   '--out-dir',
   path.join(out, 'pkg'),
-  '--',
-  '--locked',
+  built,
 ]);
-fs.rmSync(path.join(out, 'pkg', '.gitignore'), { force: true });
 
 // 2. wasm-opt -Oz from npm binaryen (Debian's is too old for current wasm-bindgen).
 const wasm = path.join(out, 'pkg', `${OUT_NAME}_bg.wasm`);
