@@ -44,6 +44,7 @@ pub mod roundtrip;
 pub mod scan;
 pub mod seed;
 pub mod session;
+mod settings_error;
 pub mod sql_scan;
 pub mod tls;
 mod watchdog;
