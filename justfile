@@ -104,9 +104,9 @@ workflows-check: js-deps
 clippy:
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p equijson -p equijson-wasm --target wasm32-unknown-unknown --locked -- -D warnings
-    cargo clippy -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
+    cargo clippy -p equijson-npm --target wasm32-unknown-unknown --locked -- -D warnings
     CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
-        cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
+        cargo clippy -p equijson -p equijson-npm --target wasm32-unknown-unknown --locked -- -D warnings
 
 # Unit, integration, property and doc tests of the workspace; PostgreSQL tests may not skip (EQUIJSON_REQUIRE_PG=1).
 [group('verify steps')]
