@@ -74,6 +74,11 @@ web-build: web-deps
 npm-pack:
     bash scripts/npm-pack.sh
 
+# The release binary as shipped (dist profile; static-pie on x86_64 Linux): `just dist [TARGET]`.
+[group('use')]
+dist *TARGET:
+    bash scripts/dist.sh {{TARGET}}
+
 # ==== verify steps (in the order `just verify` runs them) =====================================
 
 # Install what `just verify` needs beyond the demo (`scripts/setup.sh --all`; skips what is there).
@@ -259,6 +264,13 @@ bench-startup *ARGS:
     cargo build --release --locked -p equijson-cli
     cargo build --release --locked -p equijson-bench --features competitors --example anchor_canon
     cargo bench --locked -p equijson-bench --bench startup -- {{ARGS}}
+
+# Start-up of the shipped binary (`just dist`) against the anchor: `just bench-startup-dist --runs 1000`.
+[group('benchmarks')]
+bench-startup-dist *ARGS:
+    bin="$(bash scripts/dist.sh | tail -1)" && \
+        cargo build --release --locked -p equijson-bench --features competitors --example anchor_canon && \
+        EQUIJSON_BIN="$bin" cargo bench --locked -p equijson-bench --bench startup -- {{ARGS}}
 
 # Every benchmark table of the docs: throughput, allocations, memory, CLI, keys, start-up.
 [group('benchmarks')]
