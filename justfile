@@ -79,6 +79,11 @@ web-build-for BINDING *ARGS: web-deps
 npm-pack:
     bash scripts/npm-pack.sh
 
+# The release binary as shipped (dist profile; static-pie on x86_64 Linux): `just dist [TARGET]`.
+[group('use')]
+dist *TARGET:
+    bash scripts/dist.sh {{TARGET}}
+
 # ==== verify steps (in the order `just verify` runs them) =====================================
 
 # Install what `just verify` needs beyond the demo (`scripts/setup.sh --all`; skips what is there).
@@ -109,9 +114,9 @@ workflows-check: js-deps
 clippy:
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p equijson -p equijson-page -p equijson-catalogue-page -p equijson-example-page --target wasm32-unknown-unknown --locked -- -D warnings
-    cargo clippy -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
+    cargo clippy -p equijson-npm --target wasm32-unknown-unknown --locked -- -D warnings
     CARGO_TARGET_DIR=target/wasm-simd RUSTFLAGS="-C target-feature=+simd128" \
-        cargo clippy -p equijson -p equijson-js --target wasm32-unknown-unknown --locked -- -D warnings
+        cargo clippy -p equijson -p equijson-npm --target wasm32-unknown-unknown --locked -- -D warnings
 
 # Unit, integration, property and doc tests of the workspace; PostgreSQL tests may not skip (EQUIJSON_REQUIRE_PG=1).
 [group('verify steps')]
@@ -273,6 +278,13 @@ bench-startup *ARGS:
     cargo build --release --locked -p equijson-cli
     cargo build --release --locked -p equijson-bench --features competitors --example anchor_canon
     cargo bench --locked -p equijson-bench --bench startup -- {{ARGS}}
+
+# Start-up of the shipped binary (`just dist`) against the anchor: `just bench-startup-dist --runs 1000`.
+[group('benchmarks')]
+bench-startup-dist *ARGS:
+    bin="$(bash scripts/dist.sh | tail -1)" && \
+        cargo build --release --locked -p equijson-bench --features competitors --example anchor_canon && \
+        EQUIJSON_BIN="$bin" cargo bench --locked -p equijson-bench --bench startup -- {{ARGS}}
 
 # Every benchmark table of the docs: throughput, allocations, memory, CLI, keys, start-up.
 [group('benchmarks')]

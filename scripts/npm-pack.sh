@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the npm package `equijson` (npm/) into target/npm/equijson-<version>.tgz:
-# crates/equijson-js through wasm-pack --target web (custom cargo profile `npm-wasm`,
+# crates/equijson-npm through wasm-pack --target web (custom cargo profile `npm-wasm`,
 # +simd128), wasm-opt from npm's binaryen, then npm/scripts/assemble.mjs and `npm pack`.
 # The budget (64 KiB gzip) is the .wasm's: the slim entry ships it as it is.
 set -euo pipefail
@@ -21,16 +21,16 @@ export RUSTFLAGS="-C target-feature=+simd128"
 # copy for Node), so the module is the same bytes in each.
 wasm-pack --log-level warn build --mode no-install --target web \
   --out-dir "$out/wasm-web" --profile npm-wasm --no-pack --no-opt --no-typescript \
-  crates/equijson-js -- --locked
+  crates/equijson-npm -- --locked
 
 # Speed first (-O3), then drop the names section; the features are what rustc emitted
 # (its default set plus simd128).
-npm/node_modules/.bin/wasm-opt "$out/wasm-web/equijson_js_bg.wasm" -O3 --strip-debug --strip-producers \
+npm/node_modules/.bin/wasm-opt "$out/wasm-web/equijson_npm_bg.wasm" -O3 --strip-debug --strip-producers \
   --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   -o "$out/equijson.wasm"
 
-node npm/scripts/assemble.mjs "$out/equijson.wasm" "$out/wasm-web/equijson_js.js" "$out/package"
+node npm/scripts/assemble.mjs "$out/equijson.wasm" "$out/wasm-web/equijson_npm.js" "$out/package"
 version=$(node -p "require('./npm/package.json').version")
 rm -f "$out/equijson-$version.tgz"
 (cd "$out" && npm pack ./package --pack-destination "$out" --loglevel=error >/dev/null)

@@ -14,7 +14,7 @@ fi
 
 # The native side: the CLI, and documents from the core's portable generators.
 cargo build -q --release --locked -p equijson-cli
-cargo build -q --release --locked -p equijson-js --example gen_docs
+cargo build -q --release --locked -p equijson-npm --example gen_docs
 scratch=$root/target/npm/scratch
 rm -rf "$scratch"
 mkdir -p "$scratch/test"

@@ -84,7 +84,7 @@ const base64 = wasm.toString('base64');
 let glue = readFileSync(webGluePath, 'utf8');
 glue = patch(
   glue,
-  "module_or_path = new URL('equijson_js_bg.wasm', import.meta.url);",
+  "module_or_path = new URL('equijson_npm_bg.wasm', import.meta.url);",
   "throw new Error('equijson: the glue is instantiated by the package (initSync)');",
   'the web glue',
 );

@@ -1,7 +1,7 @@
 // The package's API, shared by every entry (Node CommonJS, browsers, slim, workerd).
 //
 // scripts/assemble.mjs wraps this file: each entry calls `makeApi(loader)`, where
-// `loader.glue` is the wasm-bindgen module of crates/equijson-js (its `initSync`
+// `loader.glue` is the wasm-bindgen module of crates/equijson-npm (its `initSync`
 // instantiates a compiled module), `loader.source()` returns what that entry has at hand
 // synchronously (the embedded bytes, or the `WebAssembly.Module` a Worker imports), or
 // undefined when it has nothing (the slim entry, whose module is a separate file),

@@ -207,8 +207,11 @@ impl fmt::Display for Class {
 pub struct Finding {
     /// Which kind.
     pub class: Class,
-    /// Declared acceptable by the DTO.
+    /// Accepted: by the DTO's declaration ([`Accept`]), or by the caller
+    /// ([`Report::accept`], e.g. the CLI's `--accept`; then [`Finding::by_caller`] is set).
     pub accepted: bool,
+    /// Accepted by the caller ([`Report::accept`]), not by the DTO: reports label it so.
+    pub by_caller: bool,
     /// Paths that decoded / were compared (baseline first for value splits).
     pub paths: Vec<DecodePath>,
     /// Error messages of failing paths (error splits).
@@ -300,14 +303,20 @@ impl Report {
     /// what the paths make of such a document (one rejects it, another keeps the first
     /// member) follows from the duplicate.
     pub fn accept(&mut self, class: Class) {
+        self.accept_as(class, true);
+    }
+
+    /// [`Report::accept`] by the caller (`by_caller`) or by the DTO's declaration.
+    fn accept_as(&mut self, class: Class, by_caller: bool) {
         let all = class == Class::DuplicateName
             && self
                 .findings
                 .iter()
                 .any(|f| f.class == Class::DuplicateName);
         for f in &mut self.findings {
-            if all || f.class == class {
+            if (all || f.class == class) && !f.accepted {
                 f.accepted = true;
+                f.by_caller = by_caller;
             }
         }
     }
@@ -344,10 +353,10 @@ impl Report {
             let _ = writeln!(out, "  {:<9} {line}", path.name());
         }
         for f in &self.findings {
-            let tag = if f.accepted {
-                " (accepted by the DTO)"
-            } else {
-                ""
+            let tag = match (f.accepted, f.by_caller) {
+                (true, false) => " (accepted by the DTO)",
+                (true, true) => " (accepted by the caller)",
+                (false, _) => "",
             };
             match f.class {
                 Class::ErrorSplit => {
@@ -897,6 +906,7 @@ pub fn classify_outcomes(
         findings.push(Finding {
             class: Class::ErrorSplit,
             accepted: accepted(Class::ErrorSplit, &failing),
+            by_caller: false,
             paths: decoded.iter().map(|(p, _)| *p).collect(),
             errors: failed,
             against: Vec::new(),
@@ -921,6 +931,7 @@ pub fn classify_outcomes(
             findings.push(Finding {
                 class: Class::ValueSplit,
                 accepted: accepted(Class::ValueSplit, other_paths),
+                by_caller: false,
                 paths: base_paths.clone(),
                 errors: Vec::new(),
                 against: other_paths.clone(),
@@ -944,6 +955,7 @@ pub fn classify_outcomes(
                 findings.push(Finding {
                     class: Class::RoundTripLoss,
                     accepted: accepted(Class::RoundTripLoss, base_paths),
+                    by_caller: false,
                     paths: base_paths.clone(),
                     errors: Vec::new(),
                     against: Vec::new(),
@@ -975,6 +987,7 @@ fn with_duplicate(mut report: Report, at: Option<String>, accept: bool) -> Repor
             Finding {
                 class: Class::DuplicateName,
                 accepted: false,
+                by_caller: false,
                 paths: Vec::new(),
                 errors: Vec::new(),
                 against: Vec::new(),
@@ -984,7 +997,7 @@ fn with_duplicate(mut report: Report, at: Option<String>, accept: bool) -> Repor
             },
         );
         if accept {
-            report.accept(Class::DuplicateName);
+            report.accept_as(Class::DuplicateName, false);
         }
     }
     report

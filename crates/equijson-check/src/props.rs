@@ -13,8 +13,8 @@ mod signature;
 mod user;
 
 pub use user::{
-    DEFAULT_CASES, DEFAULT_SEED, EnvConfig, check_dto, judge, nothing_checked, run_dto,
-    try_check_dto,
+    DEFAULT_CASES, DEFAULT_SEED, EnvConfig, EnvError, PropsFailure, check_dto, judge,
+    nothing_checked, run_dto, try_check_dto,
 };
 
 /// What to run.

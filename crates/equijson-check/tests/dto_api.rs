@@ -374,13 +374,31 @@ fn a_run_whose_every_case_is_rejected_fails() {
     let outcome = equijson_check::props::run_dto::<Never>(env.seed, env.cases);
     assert_eq!((outcome.passed, outcome.rejected), (30, 30));
     let e = equijson_check::props::judge(&outcome, env, "cargo test x").expect_err("all rejected");
+    assert!(
+        matches!(
+            e,
+            equijson_check::props::PropsFailure::NothingChecked { .. }
+        ),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("every one of the 30 cases was rejected"), "{e}");
+    assert!(
+        e.ends_with("\nreplay: EQUIJSON_SEED=0x5 EQUIJSON_CASES=30 cargo test x"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_failure_names_the_shrunk_case_its_finding_and_the_replay_command() {
     // `Reading`'s AFTER truncates: the one-liner fails.
-    let e = equijson_check::props::try_check_dto::<Reading>().expect_err("the truncation is found");
+    let failure =
+        equijson_check::props::try_check_dto::<Reading>().expect_err("the truncation is found");
+    let equijson_check::props::PropsFailure::CaseFailed { case, .. } = &failure else {
+        panic!("not a failed case: {failure:?}");
+    };
+    let case = *case;
+    let e = failure.to_string();
     assert!(e.contains("shrunk ("), "{e}");
     assert!(e.contains("value-split"), "{e}");
     assert!(
@@ -407,6 +425,7 @@ fn a_failure_names_the_shrunk_case_its_finding_and_the_replay_command() {
     let again = equijson_check::props::run_dto::<Reading>(env.seed, env.cases);
     let f = again.first_failure.expect("the replay fails");
     assert_eq!(f.case + 1, env.cases);
+    assert_eq!(f.case, case);
     assert!(
         e.contains(&format!("shrunk ({} steps): {}", f.steps, f.shrunk)),
         "{e}"

@@ -81,7 +81,34 @@ fn accepting_duplicate_names_accepts_what_follows_from_them() {
     assert_eq!(by_dto, reference::check::<Email>(input, ACCEPT_DUPLICATES));
     let mut by_caller = check::<Email>(input, &[]);
     by_caller.accept(Class::DuplicateName);
-    assert_eq!(by_caller, by_dto);
+    assert_eq!(by_caller.verdict(), Verdict::Accepted);
+    // The same findings, accepted by someone else: each says who.
+    assert!(by_dto.findings.iter().all(|f| !f.by_caller));
+    assert!(by_caller.findings.iter().all(|f| f.accepted && f.by_caller));
+    let mut relabeled = by_caller.clone();
+    for f in &mut relabeled.findings {
+        f.by_caller = false;
+    }
+    assert_eq!(relabeled, by_dto);
+    let dto_text = by_dto.render(DiffStyle::default());
+    let caller_text = by_caller.render(DiffStyle::default());
+    assert!(
+        dto_text.contains("duplicate-name (accepted by the DTO)"),
+        "{dto_text}"
+    );
+    assert!(!dto_text.contains("accepted by the caller"), "{dto_text}");
+    assert!(
+        caller_text.contains("duplicate-name (accepted by the caller)"),
+        "{caller_text}"
+    );
+    assert!(
+        !caller_text.contains("accepted by the DTO"),
+        "{caller_text}"
+    );
+    // What the DTO accepted stays the DTO's when the caller accepts the class too.
+    let mut both = by_dto.clone();
+    both.accept(Class::DuplicateName);
+    assert_eq!(both, by_dto);
     // Accepting them changes nothing for a document without duplicates.
     let mut clean = check::<Email>(br#"{"type":"work","email":"a@b","x":1}"#, &[]);
     let before = clean.clone();

@@ -21,12 +21,13 @@ Results are compared by the canonical JSON of the decoded values. Findings:
   float-misread    serde_json read a number to another double than the correctly rounded
                    one (no `float_roundtrip` feature): the number, both doubles, the fix
   round-trip-loss  re-encoding the decoded value does not give the input back
-A DTO may declare a finding acceptable (see `equijson dtos`), and so may --accept.
+A DTO may accept a finding (see `equijson dtos`), and so may --accept: the report
+labels each accepted finding \"(accepted by the DTO)\" or \"(accepted by the caller)\".
 The `serde_json numbers:` line says how this build's serde_json reads numbers (probed at
 run time): `default (fast, not correctly rounded)` or `float_roundtrip (correctly rounded)`.
 
 Exit codes:
-  0  equivalent, or only findings the DTO accepts
+  0  equivalent, or only findings the DTO or --accept accepts
   1  an unaccepted finding, or every path rejects the input
   2  usage or I/O error";
 

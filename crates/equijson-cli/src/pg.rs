@@ -42,7 +42,7 @@ printed.
 
 Exit codes:
   0  nothing diverges
-  1  something diverges (a finding neither the DTO nor --accept declares)
+  1  something diverges (a finding neither the DTO nor --accept accepts)
   2  usage, connection or server error, or an incomplete scan (complete: false)";
 
 /// Check decode equivalence against live PostgreSQL (round trips, table scans).
@@ -121,13 +121,13 @@ non-volatile functions and operators of pg_catalog, tables and materialized view
 
 Report fields (--format json uses exactly these names): table, column, column_type, dto,
 shard, key_column, where_fingerprint (a hash of --where), limit, rows_total (count at
-start), rows_read, complete, divergences, model_checked, declared, classes, examples
-[{class, key, pointer, declared, description}], rows_per_sec, peak_rss_bytes,
+start), rows_read, complete, divergences, model_checked, accepted, classes, examples
+[{class, key, pointer, accepted, description}], rows_per_sec, peak_rss_bytes,
 elapsed_secs, error, serde_json_numbers (how this build's serde_json reads numbers, probed
 at run time), source (cluster, database, table oid and relfilenode, snapshot, start
 time, key-changing settings), digest (sha256, or hmac-sha256 with EQUIJSON_REPORT_KEY).
 Duplicate member names in json and text rows are a finding (duplicate-name, with the
-pointer of the later member) unless the DTO or --accept duplicate-names declares them.
+pointer of the later member) unless the DTO or --accept duplicate-names accepts them.
 complete: true means every row of one snapshot was read exactly once (a scan that reads
 another number of rows than it counted, e.g. with a volatile --where, is incomplete).
 Shard reports (--shard K/N) add up with `equijson report merge` only when they read one
@@ -137,7 +137,7 @@ A lost connection, a stopped server or a statement timeout ends the scan with
 complete: false and exit 2.
 --findings FILE writes every finding (the report keeps 3 examples per class) as JSON Lines,
 one object per finding: key (the --key value as text, else `row N`), class, pointer,
-description (redacted unless --show-values), declared. It is streamed (memory does not
+description (redacted unless --show-values), accepted. It is streamed (memory does not
 grow with the findings); with --jobs the jobs share one writer, each row's lines together.
 A write error exits 2.";
 
@@ -190,7 +190,7 @@ struct ScanArgs {
     #[arg(long)]
     show_values: bool,
     /// Write every finding (not only the report's examples) to FILE as JSON Lines:
-    /// {"key","class","pointer","description","declared"} per finding, streamed.
+    /// {"key","class","pointer","description","accepted"} per finding, streamed.
     #[arg(long, value_name = "FILE")]
     findings: Option<std::path::PathBuf>,
     /// Declare these findings acceptable too (repeatable or comma-separated).
@@ -304,7 +304,7 @@ fn run_roundtrip(a: &RoundtripArgs, ctx: &crate::Ctx) -> Status {
                 Ok(()) => Status::Success,
                 Err(m) => {
                     if r.failed == 0 {
-                        eprintln!("{}", escape(&m));
+                        eprintln!("{}", escape(&m.to_string()));
                     }
                     Status::Invalid
                 }
@@ -334,7 +334,7 @@ fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
     let findings = match a.findings.as_deref().map(FindingsSink::create).transpose() {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("equijson: error: {}", escape(&e));
+            eprintln!("equijson: error: {}", escape(&e.to_string()));
             return Status::Environment;
         }
     };
@@ -366,7 +366,7 @@ fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
     );
     bar.finish();
     if let Some(Err(e)) = findings.as_ref().map(FindingsSink::finish) {
-        eprintln!("equijson: error: {}", escape(&e));
+        eprintln!("equijson: error: {}", escape(&e.to_string()));
         return Status::Environment;
     }
     let result = result.and_then(|mut report| {

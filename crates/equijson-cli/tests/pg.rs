@@ -85,7 +85,7 @@ fn scan_json_report_has_the_named_fields_and_merge_needs_every_shard() {
         "server and version printed"
     );
 
-    // The value DTO on the jsonb column finds nothing undeclared either.
+    // The value DTO on the jsonb column finds nothing unaccepted either.
     let o = run(
         &["pg", "scan", "--table", "contacts", "--column", "doc"],
         &url,
@@ -542,7 +542,7 @@ fn sigint_during_the_demo_scans_prints_no_result() {
     if !pg_or_skip::server_or_skip("sigint_during_the_demo_scans_prints_no_result") {
         return;
     }
-    // The scans' incomplete reports used to be printed (and "### result: undeclared
+    // The scans' incomplete reports used to be printed (and "### result: unaccepted
     // divergences found" after them) once Ctrl-C had stopped the server.
     let mut child = Command::new(env!("CARGO_BIN_EXE_equijson"))
         .arg("demo")
@@ -742,7 +742,7 @@ fn scan_of_json_with_duplicate_names_diverges_unless_accepted() {
         .iter()
         .filter(|e| e["class"] == "duplicate-name")
         .map(|e| {
-            assert_eq!(e["declared"], false, "{e}");
+            assert_eq!(e["accepted"], false, "{e}");
             e["pointer"].as_str().expect("pointer")
         })
         .collect();
@@ -856,7 +856,7 @@ fn scan_findings_file_has_every_finding_with_its_key_even_with_jobs() {
         assert_eq!(keys, want, "--jobs {jobs}: every divergent key once");
         for l in &dups {
             assert_eq!(l["pointer"], "/a");
-            assert_eq!(l["declared"], false);
+            assert_eq!(l["accepted"], false);
             // Redacted: the row's value (the second `a`) is not shown.
             let d = l["description"].as_str().expect("description");
             assert!(!d.contains("\"a\":1,\"a\""), "{d}");

@@ -338,14 +338,14 @@ fn edited_reports_are_refused_even_with_a_recomputed_hash_when_signed() {
             "beside an error",
         ),
         (
-            "divergences 0 beside an undeclared example",
+            "divergences 0 beside an unaccepted example",
             |v| {
                 v["divergences"] = 0.into();
                 if let Some(ex) = v["examples"].as_array_mut() {
-                    ex.push(serde_json::json!({"class": "value-split", "key": "77", "pointer": "", "declared": false, "description": ""}));
+                    ex.push(serde_json::json!({"class": "value-split", "key": "77", "pointer": "", "accepted": false, "description": ""}));
                 }
             },
-            "undeclared example",
+            "unaccepted example",
         ),
     ];
     for (what, edit, says) in edits {
@@ -523,7 +523,7 @@ fn shard_auto_processes_add_up_to_one_full_scan() {
         "rows_read",
         "complete",
         "divergences",
-        "declared",
+        "accepted",
         "model_checked",
         "classes",
     ] {

@@ -234,7 +234,7 @@ impl std::str::FromStr for ConnectConfig {
     fn from_str(url: &str) -> Result<Self, PgError> {
         let password = password_in_url(url);
         let bad = |m: String| PgError::BadUrl(scrub_pieces(&m, password.as_deref()));
-        let split = split_tls_params(url).map_err(bad)?;
+        let split = split_tls_params(url).map_err(|e| bad(e.to_string()))?;
         let pg: postgres::Config = split
             .rest
             .parse()
@@ -332,8 +332,9 @@ impl Target {
         let written = password_in_url(url);
         let bad = |m: String| PgError::BadUrl(scrub_pieces(&m, written.as_deref()));
         check_url_shape(url).map_err(bad)?;
-        let (rest, taken) = libpq_env::take_params(url, &["service", "passfile"]).map_err(bad)?;
-        let explicit = split_tls_params(&rest).map_err(bad)?;
+        let (rest, taken) = libpq_env::take_params(url, &["service", "passfile"])
+            .map_err(|e| bad(e.to_string()))?;
+        let explicit = split_tls_params(&rest).map_err(|e| bad(e.to_string()))?;
         let mut config = rest.parse::<ConnectConfig>().map_err(|e| match e {
             PgError::BadUrl(m) => bad(m),
             e => e,
@@ -349,7 +350,9 @@ impl Target {
             fill.set("password", &p)?;
         }
         if let Some(name) = taken.get("service").cloned().or_else(|| env("PGSERVICE")) {
-            for (k, v) in libpq_env::service(&name, env).map_err(PgError::BadUrl)? {
+            for (k, v) in
+                libpq_env::service(&name, env).map_err(|e| PgError::BadUrl(e.to_string()))?
+            {
                 fill.set(&k, &v)?;
             }
         }
@@ -497,7 +500,9 @@ pub fn connect(config: impl Into<ConnectConfig>) -> Result<Client, PgError> {
         config.ssl_mode(postgres::config::SslMode::Disable);
         config.connect(NoTls)
     } else {
-        let rustls = tls.client_config().map_err(PgError::Tls)?;
+        let rustls = tls
+            .client_config()
+            .map_err(|e| PgError::Tls(e.to_string()))?;
         config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(rustls))
     };
     result.map_err(|e| {
@@ -864,7 +869,7 @@ impl Fill<'_> {
                 pg.password(p);
             }
             Ok(None) => {}
-            Err(w) => self.warnings.push(w),
+            Err(w) => self.warnings.push(w.to_string()),
         }
     }
 }

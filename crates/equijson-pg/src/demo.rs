@@ -14,7 +14,7 @@ pub const DEMO_ROWS: u64 = 3000;
 pub const DEMO_SEED: u64 = 2026;
 
 /// Runs the demo, writing a readable report to `out`. Returns whether everything found
-/// is declared by the DTO (the demo's exit 0).
+/// is accepted by the DTO (the demo's exit 0).
 ///
 /// # Errors
 /// [`PgError`] when the cluster cannot start or the server fails.
@@ -113,9 +113,9 @@ pub fn run(out: &mut dyn Write) -> Result<bool, PgError> {
     w(
         out,
         if ok {
-            "### result: every finding is declared by the DTO (exit 0)\n"
+            "### result: every finding is accepted by the DTO (exit 0)\n"
         } else {
-            "### result: undeclared divergences found (exit 1)\n"
+            "### result: unaccepted divergences found (exit 1)\n"
         },
     );
     drop(client);

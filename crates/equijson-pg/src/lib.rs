@@ -39,22 +39,24 @@ pub mod findings;
 pub mod libpq_env;
 pub mod live;
 mod live_checks;
+mod live_class;
 pub mod report_seal;
 pub mod roundtrip;
 pub mod scan;
 pub mod seed;
 pub mod session;
+mod settings_error;
 pub mod sql_scan;
 pub mod tls;
 mod watchdog;
 pub mod wire;
 
-pub use crate::findings::{FindingsSink, RowFinding};
-pub use crate::live::ScanReport;
+pub use crate::findings::{FindingsError, FindingsSink, RowFinding};
+pub use crate::live::{LiveClass, ScanReport};
 pub use cluster::{ClusterError, EphemeralCluster};
 pub use connect::{ConnectConfig, PgError, Target};
 /// The `postgres` client crate this runner is built on (its `Client` is what
 /// [`connect::connect`] returns).
 pub use postgres;
-pub use roundtrip::{RoundtripOptions, RoundtripReport, roundtrip};
+pub use roundtrip::{RoundtripFailure, RoundtripOptions, RoundtripReport, roundtrip};
 pub use scan::{ScanOptions, scan};

@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
+pub use crate::settings_error::{ConnStringError, PassfileWarning, ServiceError};
+
 /// A source of environment variables (the process's, or a table in tests).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -51,9 +53,9 @@ pub fn names_a_server(env: Env<'_>) -> bool {
 /// from `PGSYSCONFDIR/pg_service.conf` (else `/etc/postgresql-common/pg_service.conf`).
 ///
 /// # Errors
-/// When no file defines the service, or a file cannot be read or parsed (the message
-/// names the file and line, never a value).
-pub fn service(name: &str, env: Env<'_>) -> Result<Vec<(String, String)>, String> {
+/// [`ServiceError`]: no file defines the service, or a file cannot be read or parsed (the
+/// message names the file and line, never a value).
+pub fn service(name: &str, env: Env<'_>) -> Result<Vec<(String, String)>, ServiceError> {
     let user_file = env("PGSERVICEFILE")
         .map(PathBuf::from)
         .or_else(|| env("HOME").map(|h| Path::new(&h).join(".pg_service.conf")));
@@ -64,22 +66,24 @@ pub fn service(name: &str, env: Env<'_>) -> Result<Vec<(String, String)>, String
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(format!("service file {}: {e}", file.display())),
+            Err(source) => {
+                return Err(ServiceError::Read {
+                    file: file.clone(),
+                    source,
+                });
+            }
         };
-        if let Some(found) = service_in(&text, name)
-            .map_err(|line| format!("service file {}: line {line}: syntax error", file.display()))?
-        {
+        if let Some(found) = service_in(&text, name).map_err(|line| ServiceError::Syntax {
+            file: file.clone(),
+            line,
+        })? {
             return Ok(found);
         }
     }
-    Err(format!(
-        "definition of service {name:?} not found (looked in {}{})",
-        user_file
-            .as_ref()
-            .map(|f| format!("{}, ", f.display()))
-            .unwrap_or_default(),
-        sys_file.display()
-    ))
+    Err(ServiceError::NotFound {
+        name: name.to_owned(),
+        files: user_file.into_iter().chain([sys_file]).collect(),
+    })
 }
 
 /// The `key=value` lines of section `[name]` of a service file; `Err(line)` for a line
@@ -177,34 +181,34 @@ pub fn pgpass_lookup(
 /// it is ignored (group or world access, not a plain file) or unreadable.
 ///
 /// # Errors
-/// The warning to show; the file is not used.
+/// The [`PassfileWarning`] to show; the file is not used.
 pub fn password_from_file(
     path: &Path,
     host: &str,
     port: &str,
     database: &str,
     user: &str,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, PassfileWarning> {
+    let read_error = |source| PassfileWarning::Read {
+        path: path.to_owned(),
+        source,
+    };
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("password file {}: {e}", path.display())),
+        Err(e) => return Err(read_error(e)),
     };
     if !meta.is_file() {
-        return Err(format!(
-            "password file {} is not a plain file; it is not used",
-            path.display()
-        ));
+        return Err(PassfileWarning::NotAPlainFile {
+            path: path.to_owned(),
+        });
     }
     if meta.permissions().mode() & 0o077 != 0 {
-        return Err(format!(
-            "password file {} has group or world access; permissions should be u=rw (0600) \
-             or less; it is not used",
-            path.display()
-        ));
+        return Err(PassfileWarning::GroupOrWorldAccess {
+            path: path.to_owned(),
+        });
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("password file {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(read_error)?;
     Ok(pgpass_lookup(&text, host, port, database, user))
 }
 
@@ -212,8 +216,11 @@ pub fn password_from_file(
 /// know) out of a URL's query or a `key=value` string: the rest, and what was taken.
 ///
 /// # Errors
-/// When the string cannot be split (the message quotes no value).
-pub fn take_params(url: &str, keys: &[&str]) -> Result<(String, BTreeMap<String, String>), String> {
+/// [`ConnStringError`] when the string cannot be split (the message quotes no value).
+pub fn take_params(
+    url: &str,
+    keys: &[&str],
+) -> Result<(String, BTreeMap<String, String>), ConnStringError> {
     let mut taken = BTreeMap::new();
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         let Some((base, query)) = url.split_once('?') else {
@@ -288,7 +295,11 @@ pub fn without_password(url: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{pgpass_lookup, service_in, take_params, without_password};
+    use super::{
+        ConnStringError, PassfileWarning, ServiceError, password_from_file, pgpass_lookup, service,
+        service_in, take_params, without_password,
+    };
+    use std::os::unix::fs::PermissionsExt as _;
 
     #[test]
     fn pgpass_lines_match_as_libpq_reads_them() {
@@ -327,6 +338,104 @@ mod tests {
         );
         assert_eq!(service_in(text, "missing"), Ok(None));
         assert_eq!(service_in("[mine]\nhost db\n", "mine"), Err(2));
+    }
+
+    #[test]
+    fn service_errors_are_typed_and_name_the_file() {
+        let dir = std::env::temp_dir().join(format!("equijson-svc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let user = dir.join("user.conf");
+        std::fs::write(&user, "[mine]\nhost db\n").expect("write");
+        let vars = |user: &std::path::Path| {
+            let user = user.display().to_string();
+            let sys = dir.display().to_string();
+            move |name: &str| match name {
+                "PGSERVICEFILE" => Some(user.clone()),
+                "PGSYSCONFDIR" => Some(sys.clone()),
+                _ => None,
+            }
+        };
+        let env = vars(&user);
+        let e = service("mine", &env).expect_err("syntax");
+        assert!(
+            matches!(&e, ServiceError::Syntax { file, line: 2 } if *file == user),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("service file {}: line 2: syntax error", user.display())
+        );
+        let e = service("other", &env).expect_err("not found");
+        let sys = dir.join("pg_service.conf");
+        assert!(
+            matches!(&e, ServiceError::NotFound { name, files } if name == "other" && *files == [user.clone(), sys.clone()]),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "definition of service \"other\" not found (looked in {}, {})",
+                user.display(),
+                sys.display()
+            )
+        );
+        // A directory where the file should be: unreadable.
+        let env = vars(&dir);
+        let e = service("mine", &env).expect_err("a directory");
+        assert!(
+            matches!(&e, ServiceError::Read { file, .. } if *file == dir),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with(&format!("service file {}: ", dir.display())),
+            "{e}"
+        );
+
+        // Password files: not a plain file, group or world access.
+        let e = password_from_file(&dir, "h", "5432", "d", "u").expect_err("a directory");
+        assert!(matches!(e, PassfileWarning::NotAPlainFile { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "password file {} is not a plain file; it is not used",
+                dir.display()
+            )
+        );
+        let pass = dir.join("pgpass");
+        std::fs::write(&pass, "*:*:*:*:pw\n").expect("write");
+        std::fs::set_permissions(&pass, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let e = password_from_file(&pass, "h", "5432", "d", "u").expect_err("0644");
+        assert!(
+            matches!(e, PassfileWarning::GroupOrWorldAccess { .. }),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "password file {} has group or world access; permissions should be u=rw (0600) \
+                 or less; it is not used",
+                pass.display()
+            )
+        );
+        std::fs::set_permissions(&pass, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        assert_eq!(
+            password_from_file(&pass, "h", "5432", "d", "u").expect("0600"),
+            Some("pw".to_owned())
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+
+        // take_params: the connection string's syntax errors.
+        assert_eq!(
+            take_params("host='h", &["service"]),
+            Err(ConnStringError::UnterminatedQuote {
+                key: "`host`".into()
+            })
+        );
+        assert_eq!(
+            take_params("postgresql://h/d?service=%4", &["service"]),
+            Err(ConnStringError::PercentEncoding { at: 0 })
+        );
     }
 
     #[test]

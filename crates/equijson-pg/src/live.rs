@@ -19,6 +19,7 @@ use equijson_check::diff::DiffStyle;
 use equijson_check::jsonb::{self, JsonbOptions};
 
 pub use crate::live_checks::{KEY_SETTINGS, MergeError, Mismatch, ScanSource};
+pub use crate::live_class::LiveClass;
 
 /// The SQL type of a scanned column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,15 +51,13 @@ impl ColumnKind {
 /// One thing found on one row or case.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveFinding {
-    /// `error-split`, `value-split`, `round-trip-loss` (decode paths), `model-text`,
-    /// `model-binary`, `model-accepts`, `model-rejects`, `model-sqlstate` (jsonb model vs
-    /// server), `text-binary` (text and binary forms differ), `json-not-verbatim`,
-    /// `bad-wire` (an unreadable binary value), `rejected` (every decode path rejects the
-    /// value alike: counted, declared, not a divergence), `float-misread` and
-    /// `duplicate-name` (decode findings, see [`equijson_check::decode::Class`]).
-    pub class: String,
-    /// Declared acceptable by the DTO (or by `--accept`).
-    pub declared: bool,
+    /// A decode finding's [`equijson_check::decode::Class`], or what the jsonb model and
+    /// the server disagree on (see [`LiveClass`]; serialized by its name, e.g.
+    /// `value-split`, `model-text`).
+    pub class: LiveClass,
+    /// Accepted by the DTO (or by `--accept`); `declared` in earlier versions, read as this.
+    #[serde(alias = "declared")]
+    pub accepted: bool,
     /// JSON pointer of the first difference (`""`: the whole value).
     pub pointer: String,
     /// What differs (values redacted unless shown on purpose).
@@ -105,8 +104,8 @@ pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> 
                     .chain(&[DecodePath::Before, DecodePath::After])
                     .any(|p| t.starts_with(p.name()) && t[p.name().len()..].starts_with(' '))
         };
-        // A row's findings are declared one by one: the report's verdict (about all of
-        // them) is left out, so a declared finding never reads "verdict: divergent".
+        // A row's findings are accepted one by one: the report's verdict (about all of
+        // them) is left out, so an accepted finding never reads "verdict: divergent".
         text.lines()
             .filter(|l| lines == 4 || !(is_outcome(l) || l.starts_with("verdict: ")))
             .take(lines)
@@ -117,8 +116,8 @@ pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> 
         // Every path rejects the value alike: not a split, but a row the DTO cannot read.
         let text = render(4);
         return vec![LiveFinding {
-            class: "rejected".to_owned(),
-            declared: true,
+            class: LiveClass::Rejected,
+            accepted: true,
             pointer: String::new(),
             description: text,
         }];
@@ -131,18 +130,18 @@ pub fn decode_findings(report: &Report, describe: Describe) -> Vec<LiveFinding> 
         .findings
         .iter()
         .map(|f| LiveFinding {
-            class: f.class.name().to_owned(),
-            declared: f.accepted,
+            class: LiveClass::Decode(f.class),
+            accepted: f.accepted,
             pointer: f.pointer().to_owned(),
             description: description.clone(),
         })
         .collect()
 }
 
-fn finding(class: &str, description: String) -> LiveFinding {
+fn finding(class: LiveClass, description: String) -> LiveFinding {
     LiveFinding {
-        class: class.to_owned(),
-        declared: false,
+        class,
+        accepted: false,
         pointer: String::new(),
         description,
     }
@@ -190,13 +189,13 @@ pub fn check_row(
 }
 
 /// Like [`check_row`], describing decode findings (the slow part) only when `wants(class,
-/// declared)` says one of them is still needed as an example; `check` runs once.
+/// accepted)` says one of them is still needed as an example; `check` runs once.
 pub fn check_row_with(
     kind: ColumnKind,
     binary: &[u8],
     text: Option<&[u8]>,
     check: &dyn Fn(&Input<'_>) -> Report,
-    wants: &dyn Fn(&str, bool) -> bool,
+    wants: &dyn Fn(LiveClass, bool) -> bool,
     describe: Describe,
 ) -> Vec<LiveFinding> {
     check_row_unfinished(kind, binary, text, check, describe).finish(wants, describe)
@@ -224,11 +223,11 @@ impl CheckedRow {
     }
 
     /// The row's findings, its decode findings described (as `describe` says) when
-    /// `wants(class, declared)` asks for one of them.
+    /// `wants(class, accepted)` asks for one of them.
     #[must_use]
     pub fn finish(
         self,
-        wants: &dyn Fn(&str, bool) -> bool,
+        wants: &dyn Fn(LiveClass, bool) -> bool,
         describe: Describe,
     ) -> Vec<LiveFinding> {
         let Self {
@@ -242,7 +241,7 @@ impl CheckedRow {
         if describe != Describe::No
             && findings
                 .get(decode_from..)
-                .is_some_and(|d| d.iter().any(|f| wants(&f.class, f.declared)))
+                .is_some_and(|d| d.iter().any(|f| wants(f.class, f.accepted)))
         {
             findings.truncate(decode_from);
             findings.extend(decode_findings(&report, describe));
@@ -266,7 +265,7 @@ pub fn check_row_unfinished(
             Ok(t) => t,
             Err(e) => {
                 out.push(finding(
-                    "bad-wire",
+                    LiveClass::BadWire,
                     format!("binary jsonb value unreadable: {}", e.message()),
                 ));
                 return CheckedRow {
@@ -291,7 +290,7 @@ pub fn check_row_unfinished(
         match model {
             Ok(model) if model.as_bytes() == value => {}
             Ok(model) => out.push(finding(
-                "model-text",
+                LiveClass::ModelText,
                 format!(
                     "server jsonb text {} but the model normalizes it to {}",
                     shown(value, show_values),
@@ -299,7 +298,7 @@ pub fn check_row_unfinished(
                 ),
             )),
             Err(e) => out.push(finding(
-                "model-rejects",
+                LiveClass::ModelRejects,
                 format!(
                     "the model rejects the server's own jsonb text {} ({} {})",
                     shown(value, show_values),
@@ -317,7 +316,7 @@ pub fn check_row_unfinished(
             match model {
                 Ok(model) if model.as_bytes() == server => {}
                 Ok(model) => out.push(finding(
-                    "model-text",
+                    LiveClass::ModelText,
                     format!(
                         "json {}: server's jsonb text {}, the model's {}",
                         shown(value, show_values),
@@ -326,7 +325,7 @@ pub fn check_row_unfinished(
                     ),
                 )),
                 Err(e) => out.push(finding(
-                    "model-rejects",
+                    LiveClass::ModelRejects,
                     format!(
                         "json {}: the server casts it to jsonb {}, the model rejects it ({} {})",
                         shown(value, show_values),
@@ -341,7 +340,7 @@ pub fn check_row_unfinished(
         // Identical bytes need no canonicalization (the usual case for jsonb).
         if t != value && !same_canonical(t, value) {
             out.push(finding(
-                "text-binary",
+                LiveClass::TextBinary,
                 format!(
                     "canonical(text form {}) differs from canonical(binary form {})",
                     shown(t, show_values),
@@ -407,7 +406,7 @@ pub fn compare_jsonb_with(
             let mut out = Vec::new();
             if text.as_slice() != expected.as_bytes() {
                 out.push(finding(
-                    "model-text",
+                    LiveClass::ModelText,
                     format!(
                         "{via} parameter {input_shown}: server text {:?}, model {expected:?}",
                         String::from_utf8_lossy(text)
@@ -419,7 +418,7 @@ pub fn compare_jsonb_with(
             wire.extend_from_slice(expected.as_bytes());
             if *binary != wire {
                 out.push(finding(
-                    "model-binary",
+                    LiveClass::ModelBinary,
                     format!(
                         "{via} parameter {input_shown}: server binary {:?}, model {:?}",
                         String::from_utf8_lossy(binary),
@@ -430,13 +429,13 @@ pub fn compare_jsonb_with(
             out
         }
         (Ok(expected), ServerJsonb::Rejected { code, message }) => vec![finding(
-            "model-accepts",
+            LiveClass::ModelAccepts,
             format!(
                 "{via} parameter {input_shown}: server rejects ({code} {message}), model accepts as {expected:?}"
             ),
         )],
         (Err(e), ServerJsonb::Stored { text, .. }) => vec![finding(
-            "model-rejects",
+            LiveClass::ModelRejects,
             format!(
                 "{via} parameter {input_shown}: server stores {:?}, model rejects ({} {})",
                 String::from_utf8_lossy(text),
@@ -445,7 +444,7 @@ pub fn compare_jsonb_with(
             ),
         )],
         (Err(e), ServerJsonb::Rejected { code, message }) if e.code() != code => vec![finding(
-            "model-sqlstate",
+            LiveClass::ModelSqlstate,
             format!(
                 "{via} parameter {input_shown}: server rejects with {code} ({message}), model with {} ({})",
                 e.code(),
@@ -461,7 +460,7 @@ pub fn compare_jsonb_with(
 pub fn compare_json(input: &[u8], via: &str, returned: &[u8]) -> Option<LiveFinding> {
     (returned != input).then(|| {
         finding(
-            "json-not-verbatim",
+            LiveClass::JsonNotVerbatim,
             format!(
                 "{via}: sent {:?}, got {:?}",
                 String::from_utf8_lossy(input),
@@ -474,14 +473,16 @@ pub fn compare_json(input: &[u8], via: &str, returned: &[u8]) -> Option<LiveFind
 /// One example of a class, as listed in reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Example {
-    /// The class.
-    pub class: String,
+    /// The class (serialized by its name, e.g. `value-split`).
+    pub class: LiveClass,
     /// The row key (`--key`, else the row number), or the case number.
     pub key: String,
     /// JSON pointer of the first difference.
     pub pointer: String,
-    /// Whether the DTO (or `--accept`) declares it.
-    pub declared: bool,
+    /// Whether the DTO (or `--accept`) accepts it (`declared` in reports of earlier
+    /// versions, read as this).
+    #[serde(alias = "declared")]
+    pub accepted: bool,
     /// What differs (values redacted unless `--show-values`).
     pub description: String,
 }
@@ -527,10 +528,12 @@ pub struct ScanReport {
     /// (every non-NULL jsonb row; json rows the server could safely cast).
     #[serde(default)]
     pub model_checked: u64,
-    /// Rows whose findings are all declared, or consistent rejections.
-    pub declared: u64,
-    /// Findings per class (declared ones included).
-    pub classes: BTreeMap<String, u64>,
+    /// Rows whose findings are all accepted, or consistent rejections (`declared` in
+    /// reports of earlier versions, read as this).
+    #[serde(alias = "declared")]
+    pub accepted: u64,
+    /// Findings per class (accepted ones included).
+    pub classes: BTreeMap<LiveClass, u64>,
     /// The first few findings per class.
     pub examples: Vec<Example>,
     /// Rows per second over the scan.
@@ -588,7 +591,7 @@ impl ScanReport {
             complete: false,
             divergences: 0,
             model_checked: 0,
-            declared: 0,
+            accepted: 0,
             classes: BTreeMap::new(),
             examples: Vec::new(),
             rows_per_sec: 0.0,
@@ -614,18 +617,18 @@ impl ScanReport {
         }
         let key = key();
         let key = key.as_str();
-        if findings.iter().any(|f| !f.declared) {
+        if findings.iter().any(|f| !f.accepted) {
             self.divergences += 1;
         } else {
-            self.declared += 1;
+            self.accepted += 1;
         }
         for f in findings {
-            *self.classes.entry(f.class.clone()).or_insert(0) += 1;
+            *self.classes.entry(f.class).or_insert(0) += 1;
             self.push_example(Example {
                 class: f.class,
                 key: key.to_owned(),
                 pointer: f.pointer,
-                declared: f.declared,
+                accepted: f.accepted,
                 description: f.description,
             });
         }
@@ -633,10 +636,10 @@ impl ScanReport {
 
     /// Whether a finding of this class would still be kept as an example.
     #[must_use]
-    pub fn wants_example(&self, class: &str, declared: bool) -> bool {
+    pub fn wants_example(&self, class: LiveClass, accepted: bool) -> bool {
         self.examples
             .iter()
-            .filter(|x| x.class == class && x.declared == declared)
+            .filter(|x| x.class == class && x.accepted == accepted)
             .count()
             < EXAMPLES_PER_CLASS
     }
@@ -645,7 +648,7 @@ impl ScanReport {
         let same = self
             .examples
             .iter()
-            .filter(|x| x.class == e.class && x.declared == e.declared)
+            .filter(|x| x.class == e.class && x.accepted == e.accepted)
             .count();
         if same < EXAMPLES_PER_CLASS {
             self.examples.push(e);
@@ -714,11 +717,11 @@ impl ScanReport {
             out.rows_read += r.rows_read;
             out.divergences += r.divergences;
             out.model_checked += r.model_checked;
-            out.declared += r.declared;
+            out.accepted += r.accepted;
             out.elapsed_secs = out.elapsed_secs.max(r.elapsed_secs);
             out.peak_rss_bytes = out.peak_rss_bytes.max(r.peak_rss_bytes);
             for (c, k) in &r.classes {
-                *out.classes.entry(c.clone()).or_insert(0) += k;
+                *out.classes.entry(*c).or_insert(0) += k;
             }
             for e in &r.examples {
                 out.push_example(e.clone());
@@ -864,27 +867,27 @@ impl ScanReport {
         );
         let _ = writeln!(
             s,
-            "declared: {} (rows whose findings the DTO or --accept declares, or that every path rejects alike)",
-            self.declared
+            "accepted: {} (rows whose findings the DTO or --accept accepts, or that every path rejects alike)",
+            self.accepted
         );
         if self.classes.is_empty() {
             let _ = writeln!(s, "classes: none");
         } else {
             let _ = writeln!(s, "classes:");
             for (c, n) in &self.classes {
-                let _ = writeln!(s, "  {}: {n}", escape(c));
+                let _ = writeln!(s, "  {c}: {n}");
             }
         }
         if !self.examples.is_empty() {
             let _ = writeln!(s, "examples:");
             for e in &self.examples {
-                let tag = if e.declared { " (declared)" } else { "" };
+                let tag = if e.accepted { " (accepted)" } else { "" };
                 // The key is the row's own text (`--key`): escaped so that it cannot
                 // forge a line of the report or drive the terminal.
                 let _ = writeln!(
                     s,
                     "  - {}{tag} at key {} pointer {}",
-                    escape(&e.class),
+                    e.class,
                     escape(&e.key),
                     escape(&format!("{:?}", e.pointer))
                 );

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::live::{EXAMPLES_PER_CLASS, ScanReport};
+use crate::live::{EXAMPLES_PER_CLASS, LiveClass, ScanReport};
 
 /// Why `report merge` ([`ScanReport::merge_labeled`]) refuses its reports. The messages
 /// name the reports by their labels.
@@ -112,7 +112,7 @@ impl ScanReport {
     /// What is inconsistent in this report on its own (empty when nothing is): a shard
     /// outside `1..=n`, `complete` with an error or with fewer or more rows read than
     /// counted, more rows with findings than rows read, examples the counts do not
-    /// account for (an undeclared example beside `divergences: 0`, say). A report written
+    /// account for (an unaccepted example beside `divergences: 0`, say). A report written
     /// by the tool is always consistent; these catch hand edits and truncated files.
     #[must_use]
     pub fn problems(&self) -> Vec<String> {
@@ -137,11 +137,11 @@ impl ScanReport {
                 self.rows_read, self.rows_total
             ));
         }
-        let with_findings = self.divergences.checked_add(self.declared);
+        let with_findings = self.divergences.checked_add(self.accepted);
         if with_findings.is_none_or(|w| w > self.rows_read) {
             p.push(format!(
-                "divergences {} + declared {} exceed rows_read {}",
-                self.divergences, self.declared, self.rows_read
+                "divergences {} + accepted {} exceed rows_read {}",
+                self.divergences, self.accepted, self.rows_read
             ));
         }
         if self.model_checked > self.rows_read {
@@ -160,12 +160,13 @@ impl ScanReport {
                 with_findings.unwrap_or(u64::MAX)
             ));
         }
-        let mut per_class: BTreeMap<(&str, bool), u64> = BTreeMap::new();
+        let mut per_class: BTreeMap<(LiveClass, bool), u64> = BTreeMap::new();
         for e in &self.examples {
-            *per_class.entry((e.class.as_str(), e.declared)).or_insert(0) += 1;
+            *per_class.entry((e.class, e.accepted)).or_insert(0) += 1;
         }
-        for (&(class, declared), &n) in &per_class {
-            let counted = self.classes.get(class).copied().unwrap_or(0);
+        for (&(class, accepted), &n) in &per_class {
+            let counted = self.classes.get(&class).copied().unwrap_or(0);
+            let class = class.name();
             if n > counted {
                 p.push(format!(
                     "{n} examples of class {class:?} but classes counts {counted}"
@@ -174,26 +175,26 @@ impl ScanReport {
             if n > EXAMPLES_PER_CLASS as u64 {
                 p.push(format!(
                     "{n} {} examples of class {class:?}, more than the {EXAMPLES_PER_CLASS} a report keeps",
-                    if declared { "declared" } else { "undeclared" }
+                    if accepted { "accepted" } else { "unaccepted" }
                 ));
             }
         }
-        let undeclared_rows: BTreeSet<&str> = self
+        let unaccepted_rows: BTreeSet<&str> = self
             .examples
             .iter()
-            .filter(|e| !e.declared)
+            .filter(|e| !e.accepted)
             .map(|e| e.key.as_str())
             .collect();
-        if undeclared_rows.len() as u64 > self.divergences {
+        if unaccepted_rows.len() as u64 > self.divergences {
             p.push(format!(
-                "undeclared examples on {} rows beside divergences: {}",
-                undeclared_rows.len(),
+                "unaccepted examples on {} rows beside divergences: {}",
+                unaccepted_rows.len(),
                 self.divergences
             ));
         }
-        if self.divergences > 0 && undeclared_rows.is_empty() {
+        if self.divergences > 0 && unaccepted_rows.is_empty() {
             p.push(format!(
-                "divergences: {} without an undeclared example",
+                "divergences: {} without an unaccepted example",
                 self.divergences
             ));
         }

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::live::{self, Example, LiveFinding, ServerJsonb};
+use crate::live::{self, Example, LiveClass, LiveFinding, ServerJsonb};
 use equijson_check::decode::Report;
 use equijson_check::decode::Verdict;
 use equijson_check::dto::{Dto, DtoSpec};
@@ -56,7 +56,7 @@ pub struct RoundtripReport {
     /// Cases the server and the model both rejected for jsonb, by SQLSTATE.
     pub rejections: BTreeMap<String, u64>,
     /// Findings per class.
-    pub classes: BTreeMap<String, u64>,
+    pub classes: BTreeMap<LiveClass, u64>,
     /// The first few findings per class (key: the case number).
     pub examples: Vec<Example>,
     /// Same as `equijson props` for the same seed, cases, DTO and size.
@@ -144,7 +144,7 @@ fn run(
         if let Some(code) = outcome.rejected {
             *report.rejections.entry(code).or_insert(0) += 1;
         }
-        if outcome.findings.iter().any(|f| !f.declared) {
+        if outcome.findings.iter().any(|f| !f.accepted) {
             report.failed += 1;
         } else {
             report.passed += 1;
@@ -154,18 +154,18 @@ fn run(
             }
         }
         for f in outcome.findings {
-            *report.classes.entry(f.class.clone()).or_insert(0) += 1;
+            *report.classes.entry(f.class).or_insert(0) += 1;
             let same = report
                 .examples
                 .iter()
-                .filter(|e| e.class == f.class && e.declared == f.declared)
+                .filter(|e| e.class == f.class && e.accepted == f.accepted)
                 .count();
             if same < live::EXAMPLES_PER_CLASS {
                 report.examples.push(Example {
                     class: f.class,
                     key: format!("case {i}"),
                     pointer: f.pointer,
-                    declared: f.declared,
+                    accepted: f.accepted,
                     description: f.description,
                 });
             }
@@ -376,8 +376,8 @@ impl<'c> Session<'c> {
                     .is_ok() =>
                 {
                     findings.push(LiveFinding {
-                        class: "json-rejected".into(),
-                        declared: false,
+                        class: LiveClass::JsonRejected,
+                        accepted: false,
                         pointer: String::new(),
                         description: format!("{via}: json rejects {text:?} ({code} {message}) though jsonb accepts it"),
                     });
@@ -412,24 +412,57 @@ impl<'c> Session<'c> {
     }
 }
 
+/// Why a round-trip run failed ([`RoundtripReport::judge`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RoundtripFailure {
+    /// Cases failed.
+    #[error("equijson: {dto}: {failed} of {cases} round-trip cases failed (seed {seed:#x})")]
+    CasesFailed {
+        /// The DTO.
+        dto: String,
+        /// Cases that failed.
+        failed: u64,
+        /// Cases run.
+        cases: u64,
+        /// The run's seed.
+        seed: u64,
+    },
+    /// Every case was rejected by every decode path: nothing was checked (`message`:
+    /// [`equijson_check::props::nothing_checked`]'s).
+    #[error("{message} (round trip, seed {seed:#x})")]
+    NothingChecked {
+        /// What the shared rule says.
+        message: String,
+        /// The run's seed.
+        seed: u64,
+    },
+}
+
 impl RoundtripReport {
     /// `Ok` for a run that passed and checked something; the failure otherwise: how many
     /// cases failed, or ([`equijson_check::props::nothing_checked`], the rule of
     /// `props::judge`) that every case was rejected by every decode path.
     ///
     /// # Errors
-    /// The message, as above.
-    pub fn judge(&self) -> Result<(), String> {
+    /// [`RoundtripFailure`], as above.
+    pub fn judge(&self) -> Result<(), RoundtripFailure> {
         if self.failed > 0 {
-            return Err(format!(
-                "equijson: {}: {} of {} round-trip cases failed (seed {:#x})",
-                self.dto, self.failed, self.cases, self.seed
-            ));
+            return Err(RoundtripFailure::CasesFailed {
+                dto: self.dto.clone(),
+                failed: self.failed,
+                cases: self.cases,
+                seed: self.seed,
+            });
         }
-        equijson_check::props::nothing_checked(&self.dto, self.cases, self.rejected)
-            .map_or(Ok(()), |m| {
-                Err(format!("{m} (round trip, seed {:#x})", self.seed))
-            })
+        equijson_check::props::nothing_checked(&self.dto, self.cases, self.rejected).map_or(
+            Ok(()),
+            |message| {
+                Err(RoundtripFailure::NothingChecked {
+                    message,
+                    seed: self.seed,
+                })
+            },
+        )
     }
 
     /// A readable account; the `digest:` line matches `equijson props`.
@@ -466,7 +499,7 @@ impl RoundtripReport {
                 let _ = writeln!(s, "  {c}: {n}");
             }
         }
-        for e in self.examples.iter().filter(|e| !e.declared) {
+        for e in self.examples.iter().filter(|e| !e.accepted) {
             let _ = writeln!(s, "  - {} at {} pointer {:?}", e.class, e.key, e.pointer);
             for line in equijson::untrusted::escape_lines(&e.description) {
                 let _ = writeln!(s, "      {line}");

@@ -14,7 +14,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::findings::FindingsSink;
-use crate::live::{self, CheckedRow, ColumnKind, ScanReport};
+use crate::live::{self, CheckedRow, ColumnKind, LiveClass, ScanReport};
 use equijson_check::decode::{Input, Report};
 use postgres::Client;
 
@@ -511,7 +511,7 @@ pub fn scan_with(
     Ok(report)
 }
 
-/// Scans a table with your DTO `T` (all decode paths, `accepts` declared acceptable).
+/// Scans a table with your DTO `T` (all decode paths, `accepts` accepted).
 ///
 /// ```no_run
 /// #[derive(serde::Deserialize, serde::Serialize)]
@@ -1030,8 +1030,8 @@ fn record_batch(
         let findings = match value {
             Some(_) if !c.is_clean() => {
                 // The sink takes every finding: describe them all.
-                let wants = |class: &str, declared: bool| {
-                    sink.is_some() || report.wants_example(class, declared)
+                let wants = |class: LiveClass, accepted: bool| {
+                    sink.is_some() || report.wants_example(class, accepted)
                 };
                 c.finish(&wants, describe)
             }

@@ -2,14 +2,14 @@
 
 use postgres::fallible_iterator::FallibleIterator as _;
 
-use crate::live::{EXAMPLES_PER_CLASS, Example, ScanReport};
+use crate::live::{EXAMPLES_PER_CLASS, Example, LiveClass, ScanReport};
 
 use crate::canonical_sql::{installed, quote_ident};
 use crate::connect::{ConnectConfig, PgError, classify, connect};
 use crate::scan::{BEGIN, ScanOptions};
 
 /// The report class of a row where the SQL function and the Rust core disagree.
-pub const CLASS: &str = "sql-canonical";
+pub const CLASS: LiveClass = LiveClass::SqlCanonical;
 
 /// What the pass found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -139,15 +139,15 @@ pub fn compare(
         if let Some(description) = compare_row(raw.as_bytes(), &out, opts.show_values) {
             pass.differing += 1;
             report.divergences += 1;
-            *report.classes.entry(CLASS.to_owned()).or_insert(0) += 1;
+            *report.classes.entry(CLASS).or_insert(0) += 1;
             let kept = report.examples.iter().filter(|e| e.class == CLASS).count();
             if kept < EXAMPLES_PER_CLASS {
                 let k: Option<String> = row.try_get(0).map_err(|e| classify(&e, None))?;
                 report.examples.push(Example {
-                    class: CLASS.to_owned(),
+                    class: CLASS,
                     key: k.unwrap_or_else(|| format!("row {}", pass.rows)),
                     pointer: String::new(),
-                    declared: false,
+                    accepted: false,
                     description,
                 });
             }

@@ -23,6 +23,8 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
+pub use crate::settings_error::{ConnStringError, TlsConfigError, TlsParamError};
+
 /// libpq's `sslmode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SslMode {
@@ -124,18 +126,18 @@ impl TlsSettings {
     /// The rustls client configuration for these settings.
     ///
     /// # Errors
-    /// A message naming the root-certificate file when it cannot be read, holds no
-    /// certificate, or (for `verify-*` without `sslrootcert`) does not exist.
-    pub fn client_config(&self) -> Result<rustls::ClientConfig, String> {
+    /// [`TlsConfigError`], naming the root-certificate file when it cannot be read, holds
+    /// no certificate, or (for `verify-*` without `sslrootcert`) does not exist.
+    pub fn client_config(&self) -> Result<rustls::ClientConfig, TlsConfigError> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()
-            .map_err(|e| format!("TLS setup: {e}"))?;
+            .map_err(TlsConfigError::Protocols)?;
         let config = if self.verifies_chain() {
             let roots = Arc::new(self.roots()?);
             let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
                 .build()
-                .map_err(|e| format!("TLS setup: {e}"))?;
+                .map_err(TlsConfigError::Verifier)?;
             builder
                 .dangerous()
                 .with_custom_certificate_verifier(Arc::new(Verifier {
@@ -159,7 +161,7 @@ impl TlsSettings {
         Ok(config)
     }
 
-    fn roots(&self) -> Result<RootCertStore, String> {
+    fn roots(&self) -> Result<RootCertStore, TlsConfigError> {
         let mut store = RootCertStore::empty();
         match &self.root_cert {
             Some(RootCerts::System) => {
@@ -169,22 +171,14 @@ impl TlsSettings {
                     let _ = store.add(cert);
                 }
                 if store.is_empty() {
-                    return Err(
-                        "sslrootcert=system: no usable certificate in the system store".into(),
-                    );
+                    return Err(TlsConfigError::NoSystemRoots);
                 }
             }
             Some(RootCerts::File(path)) => add_pem_file(&mut store, path)?,
             None => {
-                let default = default_root_file().ok_or_else(|| {
-                    "sslmode requires a root certificate: set sslrootcert=PATH (PEM) or sslrootcert=system"
-                        .to_owned()
-                })?;
+                let default = default_root_file().ok_or(TlsConfigError::NoRootFile)?;
                 if !default.exists() {
-                    return Err(format!(
-                        "root certificate file {} does not exist: set sslrootcert=PATH (PEM) or sslrootcert=system",
-                        default.display()
-                    ));
+                    return Err(TlsConfigError::DefaultRootFileMissing { path: default });
                 }
                 add_pem_file(&mut store, &default)?;
             }
@@ -197,21 +191,29 @@ fn default_root_file() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| Path::new(&h).join(".postgresql/root.crt"))
 }
 
-fn add_pem_file(store: &mut RootCertStore, path: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
+fn add_pem_file(store: &mut RootCertStore, path: &Path) -> Result<(), TlsConfigError> {
+    let bytes = std::fs::read(path).map_err(|source| TlsConfigError::ReadRootFile {
+        path: path.to_owned(),
+        source,
+    })?;
     let mut n = 0usize;
     for cert in CertificateDer::pem_slice_iter(&bytes) {
-        let cert = cert.map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
+        let cert = cert.map_err(|source| TlsConfigError::Pem {
+            path: path.to_owned(),
+            source,
+        })?;
         store
             .add(cert)
-            .map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
+            .map_err(|source| TlsConfigError::RootCertificate {
+                path: path.to_owned(),
+                source,
+            })?;
         n += 1;
     }
     if n == 0 {
-        return Err(format!(
-            "sslrootcert {}: no PEM certificate in the file",
-            path.display()
-        ));
+        return Err(TlsConfigError::NoPemCertificate {
+            path: path.to_owned(),
+        });
     }
     Ok(())
 }
@@ -285,14 +287,15 @@ const UNSUPPORTED: &[&str] = &["sslcert", "sslkey", "sslpassword", "sslcrl", "ss
 /// libpq `key=value` string, so that the rest can go to the driver.
 ///
 /// # Errors
-/// An invalid `sslmode`, or a client-certificate parameter (not supported).
-pub fn split_tls_params(url: &str) -> Result<SplitUrl, String> {
+/// [`TlsParamError`]: an invalid `sslmode`, a client-certificate parameter (not
+/// supported), or a string that cannot be split.
+pub fn split_tls_params(url: &str) -> Result<SplitUrl, TlsParamError> {
     let mut mode = None;
     let mut root_cert = None;
-    let mut take = |key: &str, value: &str| -> Result<bool, String> {
+    let mut take = |key: &str, value: &str| -> Result<bool, TlsParamError> {
         match key {
             "sslmode" => {
-                mode = Some(SslMode::parse(value).map_err(|e| e.to_string())?);
+                mode = Some(SslMode::parse(value)?);
                 Ok(true)
             }
             "sslrootcert" => {
@@ -303,9 +306,7 @@ pub fn split_tls_params(url: &str) -> Result<SplitUrl, String> {
                 });
                 Ok(true)
             }
-            k if UNSUPPORTED.contains(&k) => Err(format!(
-                "{k} is not supported: equijson does not present client certificates"
-            )),
+            k if UNSUPPORTED.contains(&k) => Err(TlsParamError::ClientCertificate(k.to_owned())),
             _ => Ok(false),
         }
     };
@@ -344,7 +345,7 @@ pub fn split_tls_params(url: &str) -> Result<SplitUrl, String> {
     })
 }
 
-pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
+pub(crate) fn percent_decode(s: &str) -> Result<String, ConnStringError> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -354,9 +355,7 @@ pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
                 .get(i + 1..i + 3)
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| {
-                    format!("invalid percent-encoding at byte {i} of a URL parameter")
-                })?;
+                .ok_or(ConnStringError::PercentEncoding { at: i })?;
             out.push(hex);
             i += 3;
         } else {
@@ -364,7 +363,7 @@ pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| "a URL parameter is not UTF-8 after percent-decoding".into())
+    String::from_utf8(out).map_err(|_| ConnStringError::PercentDecodedNotUtf8)
 }
 
 /// A key named in a message: quoted when it is one of libpq's keywords, else not shown
@@ -404,7 +403,7 @@ fn shown_key(key: &str) -> String {
 
 /// `key=value` pairs of a libpq string (values may be single-quoted with `\` escapes),
 /// with each pair's original text.
-pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String> {
+pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, ConnStringError> {
     let mut out = Vec::new();
     let b = s.as_bytes();
     let mut i = 0;
@@ -424,11 +423,9 @@ pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String>
             i += 1;
         }
         if b.get(i) != Some(&b'=') {
-            return Err(format!(
-                "missing `=` after {} in the connection string (a value with spaces must \
-                 be quoted: key='a b')",
-                shown_key(&key)
-            ));
+            return Err(ConnStringError::MissingEquals {
+                key: shown_key(&key),
+            });
         }
         i += 1;
         while i < b.len() && b[i].is_ascii_whitespace() {
@@ -440,7 +437,9 @@ pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String>
             loop {
                 match b.get(i) {
                     None => {
-                        return Err(format!("unterminated quoted value of {}", shown_key(&key)));
+                        return Err(ConnStringError::UnterminatedQuote {
+                            key: shown_key(&key),
+                        });
                     }
                     Some(b'\'') => {
                         i += 1;
@@ -467,8 +466,9 @@ pub(crate) fn key_values(s: &str) -> Result<Vec<(String, String, &str)>, String>
                 i += 1;
             }
         }
-        let value = String::from_utf8(value)
-            .map_err(|_| format!("the value of {} is not UTF-8", shown_key(&key)))?;
+        let value = String::from_utf8(value).map_err(|_| ConnStringError::ValueNotUtf8 {
+            key: shown_key(&key),
+        })?;
         out.push((key, value, &s[start..i]));
     }
 }
@@ -509,14 +509,51 @@ mod tests {
 
     #[test]
     fn bad_values_and_client_certificates_are_refused() {
-        let e = split_tls_params("host=h sslmode=maybe").expect_err("bad mode");
-        assert!(e.contains("invalid sslmode \"maybe\""), "{e}");
-        let e = split_tls_params("postgres://h/d?sslcert=/c.pem").expect_err("client cert");
-        assert!(e.contains("sslcert is not supported"), "{e}");
-        let e = split_tls_params("host='h").expect_err("quote");
-        assert!(e.contains("unterminated"), "{e}");
-        let e = split_tls_params("postgres://h/d?sslmode=%zz").expect_err("percent");
-        assert!(e.contains("percent-encoding"), "{e}");
+        // (connection string, the typed error, its message as it was when a string)
+        let table: [(&str, TlsParamError, &str); 6] = [
+            (
+                "host=h sslmode=maybe",
+                TlsParamError::SslMode(InvalidSslMode("maybe".into())),
+                "invalid sslmode \"maybe\": expected disable, allow, prefer, require, verify-ca or verify-full",
+            ),
+            (
+                "postgres://h/d?sslcert=/c.pem",
+                TlsParamError::ClientCertificate("sslcert".into()),
+                "sslcert is not supported: equijson does not present client certificates",
+            ),
+            (
+                "host='h",
+                ConnStringError::UnterminatedQuote {
+                    key: "`host`".into(),
+                }
+                .into(),
+                "unterminated quoted value of `host`",
+            ),
+            (
+                "postgres://h/d?sslmode=%zz",
+                ConnStringError::PercentEncoding { at: 0 }.into(),
+                "invalid percent-encoding at byte 0 of a URL parameter",
+            ),
+            (
+                "postgres://h/d?x=%ff",
+                ConnStringError::PercentDecodedNotUtf8.into(),
+                "a URL parameter is not UTF-8 after percent-decoding",
+            ),
+            (
+                "host=h secret dbname=d",
+                ConnStringError::MissingEquals {
+                    key: "a word that is no connection keyword".into(),
+                }
+                .into(),
+                "missing `=` after a word that is no connection keyword in the connection \
+                 string (a value with spaces must be quoted: key='a b')",
+            ),
+        ];
+        for (url, want, message) in table {
+            let e = split_tls_params(url).expect_err(url);
+            assert_eq!(e, want, "{url}");
+            assert_eq!(e.to_string(), message, "{url}");
+        }
     }
 
     #[test]
@@ -555,6 +592,34 @@ mod tests {
             root_cert: Some(RootCerts::File("/nonexistent/ca.pem".into())),
         };
         let e = t.client_config().expect_err("no file");
-        assert!(e.contains("/nonexistent/ca.pem"), "{e}");
+        assert!(
+            matches!(&e, TlsConfigError::ReadRootFile { path, source }
+                if path.as_path() == Path::new("/nonexistent/ca.pem")
+                    && source.kind() == std::io::ErrorKind::NotFound),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("sslrootcert /nonexistent/ca.pem: "),
+            "{e}"
+        );
+        // A file without a PEM certificate, and a default root file missing.
+        let dir = std::env::temp_dir().join(format!("equijson-tls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let empty = dir.join("empty.pem");
+        std::fs::write(&empty, "no certificate here\n").expect("write");
+        let t = TlsSettings {
+            mode: SslMode::VerifyCa,
+            root_cert: Some(RootCerts::File(empty.clone())),
+        };
+        let e = t.client_config().expect_err("no PEM");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "sslrootcert {}: no PEM certificate in the file",
+                empty.display()
+            )
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,5 +1,5 @@
 //! Duplicate member names in a scanned `json` or `text` row: a `duplicate-name` finding with
-//! the pointer of the later member, a divergence unless the DTO declares them; a declared
+//! the pointer of the later member, a divergence unless the DTO accepts them; an accepted
 //! finding's description never says "divergent".
 #![allow(
     clippy::unwrap_used,
@@ -17,26 +17,30 @@ fn a_scanned_json_row_with_duplicates_diverges_unless_the_dto_declares_them() {
         let findings = check_row(kind, row, None, &value.check_input, Describe::Values);
         let dup = findings
             .iter()
-            .find(|f| f.class == "duplicate-name")
+            .find(|f| f.class == equijson_check::decode::Class::DuplicateName)
             .expect("a duplicate-name finding");
-        assert!(!dup.declared);
+        assert!(!dup.accepted);
         assert_eq!(dup.pointer, "/email/0/type");
         let mut report = ScanReport::new("t", "c", "value");
         report.record("1", findings);
         assert_eq!(report.divergences, 1);
 
-        // The contact DTO declares them: every finding of the row is declared, and no
-        // description of a declared finding says "divergent".
+        // The contact DTO accepts them: every finding of the row is accepted, and no
+        // description of an accepted finding says "divergent".
         let contact = equijson_check::dto::find("contact").unwrap();
         let findings = check_row(kind, row, None, &contact.check_input, Describe::Values);
-        assert!(findings.iter().any(|f| f.class == "duplicate-name"));
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.class == equijson_check::decode::Class::DuplicateName)
+        );
         for f in &findings {
-            assert!(f.declared, "{f:?}");
+            assert!(f.accepted, "{f:?}");
             assert!(!f.description.contains("divergent"), "{f:?}");
         }
         let mut report = ScanReport::new("t", "c", "contact");
         report.record("1", findings);
-        assert_eq!((report.divergences, report.declared), (0, 1));
+        assert_eq!((report.divergences, report.accepted), (0, 1));
         assert!(
             !report.render().contains("divergent"),
             "{}",

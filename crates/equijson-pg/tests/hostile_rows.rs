@@ -119,7 +119,7 @@ fn large_and_odd_rows_are_read_and_the_scan_never_waits_on_itself() {
             let model: Vec<_> = r
                 .examples
                 .iter()
-                .filter(|e| e.class.starts_with("model") && !e.declared)
+                .filter(|e| e.class.is_model() && !e.accepted)
                 .collect();
             assert!(model.is_empty(), "{column} jobs {jobs}: {model:#?}");
         }

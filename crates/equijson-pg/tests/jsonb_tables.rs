@@ -128,7 +128,7 @@ fn recorded_jsonb_tables_on_this_server_version() {
             outcome
                 .findings
                 .iter()
-                .filter(|f| f.class.starts_with("model-"))
+                .filter(|f| f.class.is_model())
                 .map(|f| format!("{}: {}", f.class, f.description)),
         );
     }

@@ -6,10 +6,11 @@ mod pg_or_skip;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use equijson_check::decode::{Input, check_input};
+use equijson_check::decode::{Class, Input, check_input};
 use equijson_check::props::PropsConfig;
 use equijson_pg::cluster::EphemeralCluster;
 use equijson_pg::connect::{PgError, connect};
+use equijson_pg::live::LiveClass;
 use equijson_pg::roundtrip::{RoundtripOptions, Session, roundtrip_dto};
 use equijson_pg::scan::{ScanOptions, scan_with};
 use equijson_pg::seed::seed_contacts;
@@ -73,12 +74,12 @@ fn rejections_carry_the_predicted_sqlstate() {
             .check_text(input.as_bytes(), &value)
             .expect("server usable");
         assert_eq!(out.rejected.as_deref(), *want, "{input}");
-        let undeclared: Vec<_> = out
+        let unaccepted: Vec<_> = out
             .findings
             .iter()
-            .filter(|f| !f.declared && f.class.starts_with("model") || f.class.starts_with("json"))
+            .filter(|f| !f.accepted && f.class.is_model() || f.class.name().starts_with("json"))
             .collect();
-        assert!(undeclared.is_empty(), "{input}: {undeclared:#?}");
+        assert!(unaccepted.is_empty(), "{input}: {unaccepted:#?}");
     }
 }
 
@@ -91,18 +92,18 @@ fn a_model_miss_is_reported_not_hidden() {
         text: b"{\"a\": 1}".to_vec(),
     };
     let f = equijson_pg::live::compare_jsonb(br#"{"a":2}"#, "text", &server);
-    assert!(f.iter().any(|f| f.class == "model-text"), "{f:?}");
+    assert!(f.iter().any(|f| f.class == LiveClass::ModelText), "{f:?}");
     let rejected = equijson_pg::live::ServerJsonb::Rejected {
         code: "22P02".into(),
         message: "x".into(),
     };
     assert_eq!(
         equijson_pg::live::compare_jsonb(br#"{"a":2}"#, "text", &rejected)[0].class,
-        "model-accepts"
+        LiveClass::ModelAccepts
     );
     assert_eq!(
         equijson_pg::live::compare_jsonb(br#""\u0000""#, "text", &rejected)[0].class,
-        "model-sqlstate"
+        LiveClass::ModelSqlstate
     );
 }
 
@@ -176,7 +177,7 @@ fn scan_reads_every_row_and_shards_cover_each_row_once() {
         report.render()
     );
     assert!(
-        !report.classes.keys().any(|c| c.starts_with("model")),
+        !report.classes.keys().any(|c| c.is_model()),
         "{}",
         report.render()
     );
@@ -361,7 +362,7 @@ fn json_rows_are_held_against_the_servers_jsonb_text() {
         &value,
         equijson_pg::live::Describe::Redacted,
     );
-    assert!(!ok.iter().any(|f| f.class.starts_with("model")), "{ok:?}");
+    assert!(!ok.iter().any(|f| f.class.is_model()), "{ok:?}");
     let miss = equijson_pg::live::check_row(
         kind,
         br#"{"a":1.0}"#,
@@ -370,7 +371,8 @@ fn json_rows_are_held_against_the_servers_jsonb_text() {
         equijson_pg::live::Describe::Redacted,
     );
     assert!(
-        miss.iter().any(|f| f.class == "model-text" && !f.declared),
+        miss.iter()
+            .any(|f| f.class == LiveClass::ModelText && !f.accepted),
         "{miss:?}"
     );
 }
@@ -472,7 +474,7 @@ fn checker_threads_give_the_single_thread_report() {
         return;
     }
     let (cluster, mut client) = start();
-    // Many rows with declared findings (more than the examples kept per class), and the
+    // Many rows with accepted findings (more than the examples kept per class), and the
     // tricky rows that diverge, in jsonb and json, keyed and by row number.
     seed_contacts(&mut client, "contacts", 3000, 5, 3, true).expect("seed");
     let config = cluster.config();
@@ -490,7 +492,7 @@ fn checker_threads_give_the_single_thread_report() {
                 scan_with(&config, &o, spec.name, &spec.check_input, &mut |_, _| {}).expect("scan")
             };
             let one = run(1);
-            assert!(one.complete && one.declared > 100, "{}", one.render());
+            assert!(one.complete && one.accepted > 100, "{}", one.render());
             for threads in [2, 5] {
                 assert_eq!(
                     findings_of(&run(threads)),
@@ -562,7 +564,7 @@ fn huge_values_are_scanned_whole() {
         (6, 6, 6)
     );
     assert_eq!(
-        report.divergences + report.declared,
+        report.divergences + report.accepted,
         0,
         "{}",
         report.render()
@@ -718,7 +720,8 @@ fn a_domain_over_jsonb_or_json_is_scanned_as_its_base_type() {
             r.render()
         );
         assert_eq!(
-            r.classes.contains_key("duplicate-name"),
+            r.classes
+                .contains_key(&LiveClass::Decode(Class::DuplicateName)),
             divergences == 1,
             "{}",
             r.render()
@@ -803,7 +806,7 @@ fn json_numbers_the_cast_cannot_hold_do_not_abort_the_scan() {
     let split: Vec<&str> = r
         .examples
         .iter()
-        .filter(|e| e.class == "error-split")
+        .filter(|e| e.class == Class::ErrorSplit)
         .map(|e| e.key.as_str())
         .collect();
     assert_eq!(split, ["3", "4"], "{}", r.render());
@@ -882,7 +885,15 @@ fn roundtrip_of_a_user_dto_uses_its_generator_and_fails_when_nothing_decodes() {
         "{}",
         r.render()
     );
-    let m = r.judge().expect_err("a run that checked nothing fails");
+    let failure = r.judge().expect_err("a run that checked nothing fails");
+    assert!(
+        matches!(
+            failure,
+            equijson_pg::RoundtripFailure::NothingChecked { .. }
+        ),
+        "{failure:?}"
+    );
+    let m = failure.to_string();
     assert!(
         m.contains("NeverDecoded: every one of the 60 cases was rejected by every decode path"),
         "{m}"
@@ -925,13 +936,13 @@ fn assert_every_finding(
     // Each row's duplicate name once, at its pointer, with its value redacted.
     let dup: Vec<&equijson_pg::RowFinding> = lines
         .iter()
-        .filter(|l| l.class == "duplicate-name")
+        .filter(|l| l.class == Class::DuplicateName)
         .collect();
     assert_eq!(dup.len(), divergent as usize, "{lines:#?}");
     let dup_keys: std::collections::BTreeSet<&str> = dup.iter().map(|l| l.key.as_str()).collect();
     assert_eq!(dup_keys, want);
     assert!(
-        dup.iter().all(|l| l.pointer == "/a" && !l.declared),
+        dup.iter().all(|l| l.pointer == "/a" && !l.accepted),
         "{dup:#?}"
     );
 }
@@ -967,7 +978,7 @@ fn findings_sink_gets_every_finding_with_its_row_key() {
     );
     let sink = o.findings.as_ref().expect("sink");
     let lines = seen.lock().expect("lock").clone();
-    assert_eq!(sink.finish(), Ok(lines.len() as u64));
+    assert_eq!(sink.finish().expect("flushed"), lines.len() as u64);
     assert_every_finding(&report, &lines, divergent);
 
     // JSON Lines through one writer shared by two jobs.

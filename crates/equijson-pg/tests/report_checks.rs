@@ -1,8 +1,11 @@
 //! Scan reports checked for consistency and comparability before `report merge` adds them, and untrusted text escaped in the human report.
 
-use equijson_pg::live::{Example, LiveFinding, MergeError, Mismatch, ScanReport, ScanSource};
+use equijson_check::decode::Class;
+use equijson_pg::live::{
+    Example, LiveClass, LiveFinding, MergeError, Mismatch, ScanReport, ScanSource,
+};
 
-/// A report as a shard scan writes it: 10 rows, one divergent, two declared.
+/// A report as a shard scan writes it: 10 rows, one divergent, two accepted.
 fn shard(k: u32, n: u32) -> ScanReport {
     let mut r = ScanReport::new("t", "doc", "value");
     r.shard = Some([k, n]);
@@ -17,16 +20,16 @@ fn shard(k: u32, n: u32) -> ScanReport {
         started_at: "2026-12-01T00:00:00.000000Z".into(),
         settings: [("TimeZone".to_owned(), "UTC".to_owned())].into(),
     });
-    let finding = |class: &str, declared: bool| LiveFinding {
-        class: class.into(),
-        declared,
+    let finding = |class: LiveClass, accepted: bool| LiveFinding {
+        class,
+        accepted,
         pointer: String::new(),
         description: String::new(),
     };
     for i in 0..10 {
         let f = match i {
-            3 => vec![finding("value-split", false)],
-            5 | 7 => vec![finding("rejected", true)],
+            3 => vec![finding(LiveClass::Decode(Class::ValueSplit), false)],
+            5 | 7 => vec![finding(LiveClass::Rejected, true)],
             _ => Vec::new(),
         };
         r.record(&format!("{k}-{i}"), f);
@@ -70,29 +73,29 @@ fn hand_edits_are_inconsistent() {
         (
             "divergences zeroed",
             |r| r.divergences = 0,
-            "undeclared example",
+            "unaccepted example",
         ),
         (
-            "an undeclared example added",
+            "an unaccepted example added",
             |r| {
                 r.examples.push(Example {
-                    class: "rejected".into(),
+                    class: LiveClass::Rejected,
                     key: "x".into(),
                     pointer: String::new(),
-                    declared: false,
+                    accepted: false,
                     description: String::new(),
                 });
             },
-            "undeclared examples on 2 rows",
+            "unaccepted examples on 2 rows",
         ),
         (
             "a class count zeroed",
             |r| {
-                r.classes.insert("value-split".into(), 0);
+                r.classes.insert(LiveClass::Decode(Class::ValueSplit), 0);
             },
             "classes counts 0",
         ),
-        ("declared inflated", |r| r.declared = 50, "exceed rows_read"),
+        ("accepted inflated", |r| r.accepted = 50, "exceed rows_read"),
         (
             "model_checked inflated",
             |r| r.model_checked = 11,
@@ -269,7 +272,7 @@ const HEADERS: &[&str] = &[
     "complete:",
     "divergences:",
     "model_checked:",
-    "declared:",
+    "accepted:",
     "classes:",
     "examples:",
     "rows/s:",
@@ -288,12 +291,14 @@ fn keys_and_names_cannot_forge_lines_or_drive_the_terminal() {
         "\u{9b}31m",
     ];
     let mut r = ScanReport::new("t\ncomplete: true", "doc\u{1b}[8m", "value");
-    for k in hostile {
+    // A class is one of the known ones (see `a_class_name_not_known_is_refused_when_read`):
+    // a different one per key, so that each key has its example.
+    for (k, class) in hostile.into_iter().zip(LiveClass::ALL) {
         r.record(
             k,
             vec![LiveFinding {
-                class: format!("value-split{k}"),
-                declared: false,
+                class,
+                accepted: false,
                 pointer: format!("/{k}"),
                 description: format!("line one {k}\nline two {k}"),
             }],
@@ -335,4 +340,55 @@ fn keys_and_names_cannot_forge_lines_or_drive_the_terminal() {
             "{line:?}"
         );
     }
+}
+
+#[test]
+fn a_class_name_not_known_is_refused_when_read() {
+    let mut r = shard(1, 1);
+    r.examples[0].description = "x".into();
+    let text = serde_json::to_string(&r).expect("serialize");
+    // Written with the names reports always had.
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(v["classes"]["value-split"], 1, "{text}");
+    assert_eq!(v["classes"]["rejected"], 2, "{text}");
+    assert_eq!(v["examples"][0]["class"], "value-split", "{text}");
+    assert_eq!(v["accepted"], 2, "{text}");
+    assert_eq!(
+        serde_json::from_str::<ScanReport>(&text).expect("read back"),
+        r
+    );
+    // A name no class has (a forged one carrying control characters, say) is refused.
+    for (from, to) in [
+        ("\"value-split\":1", "\"value-split\\u001b[2J\":1"),
+        ("\"class\":\"value-split\"", "\"class\":\"valuesplit\""),
+    ] {
+        let forged = text.replacen(from, to, 1);
+        assert_ne!(forged, text, "{from}");
+        let e = serde_json::from_str::<ScanReport>(&forged).expect_err(to);
+        assert!(e.to_string().contains("unknown finding class"), "{e}");
+    }
+}
+
+#[test]
+fn reports_and_finding_lines_of_earlier_versions_read_declared_as_accepted() {
+    let r = shard(1, 1);
+    let text = serde_json::to_string(&r).expect("serialize");
+    assert!(!text.contains("declared"), "{text}");
+    // Earlier versions wrote `declared` for the count and for each example.
+    let old = text.replace("\"accepted\":", "\"declared\":");
+    assert_ne!(old, text);
+    let read: ScanReport = serde_json::from_str(&old).expect("an earlier report");
+    assert_eq!(read, r);
+    assert_eq!(read.accepted, 2);
+    assert!(read.examples.iter().any(|e| e.accepted), "{read:?}");
+    // `--findings` lines: the same.
+    let line =
+        r#"{"key":"7","class":"duplicate-name","pointer":"/a","description":"d","declared":true}"#;
+    let f: equijson_pg::RowFinding = serde_json::from_str(line).expect("an earlier line");
+    assert_eq!(f.class, Class::DuplicateName);
+    assert!(f.accepted);
+    assert_eq!(
+        serde_json::to_string(&f).expect("serialize"),
+        r#"{"key":"7","class":"duplicate-name","pointer":"/a","description":"d","accepted":true}"#
+    );
 }

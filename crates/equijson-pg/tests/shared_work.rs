@@ -14,7 +14,7 @@ use equijson_check::dto::{DtoSpec, catalogue};
 use equijson_check::generate::Style;
 use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
 use equijson_check::props::{PropsConfig, case};
-use equijson_pg::live::{ColumnKind, Describe, check_row_with};
+use equijson_pg::live::{ColumnKind, Describe, LiveClass, check_row_with};
 
 #[path = "../../equijson/tests/shared/table_notation.rs"]
 mod table_notation;
@@ -161,8 +161,8 @@ fn live_row_check_gives_the_reference_findings() {
     let edge = edge_cases();
     let mut compared = 0usize;
     let mut with_findings = 0usize;
-    let all = |_: &str, _: bool| true;
-    let undeclared = |_: &str, declared: bool| !declared;
+    let all = |_: LiveClass, _: bool| true;
+    let unaccepted = |_: LiveClass, accepted: bool| !accepted;
     for spec in catalogue() {
         let docs = generated(spec, 9, 60);
         let reference = |i: &Input<'_>| (spec.check_reference)(i.text);
@@ -178,7 +178,7 @@ fn live_row_check_gives_the_reference_findings() {
             ];
             for (kind, binary, text) in rows {
                 for describe in [Describe::No, Describe::Redacted, Describe::Values] {
-                    for wants in [&all as &dyn Fn(&str, bool) -> bool, &undeclared] {
+                    for wants in [&all as &dyn Fn(LiveClass, bool) -> bool, &unaccepted] {
                         let expected =
                             check_row_with(kind, binary, text, &reference, wants, describe);
                         let got =

@@ -433,7 +433,7 @@ fn scan_pass_finds_a_sabotaged_function() {
     let mut report = equijson_pg::live::ScanReport::new("docs", "j", "value");
     let pass = sql_scan::compare(&config, &opts, "public", &mut report).expect("pass");
     assert_eq!(pass.differing, 1);
-    assert_eq!(report.classes.get(sql_scan::CLASS), Some(&1));
+    assert_eq!(report.classes.get(&sql_scan::CLASS), Some(&1));
     assert_eq!(report.examples[0].key, "4");
     assert!(sql_scan::compare(&config, &opts, "elsewhere", &mut report).is_err());
 }

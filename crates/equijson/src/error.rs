@@ -103,7 +103,7 @@ impl ErrorKind {
     /// `"LoneSurrogate"`, `"NumberOutOfRange"`, ...).
     ///
     /// This is the one vocabulary of error kinds: the reviewers' page
-    /// (`equijson-page`) and the npm package (`equijson-js`, its `EquijsonError.kind`)
+    /// (`equijson-page`) and the npm package (`equijson-npm`, its `EquijsonError.kind`)
     /// both report these names. The match is exhaustive, so a new kind must be named here.
     #[must_use]
     pub fn name(&self) -> &'static str {

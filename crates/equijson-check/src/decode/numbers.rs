@@ -209,6 +209,7 @@ pub(super) fn split_misreads(
             out.push(Finding {
                 class: Class::FloatMisread,
                 accepted: accepted(Class::FloatMisread, &misread_paths),
+                by_caller: false,
                 paths: misread_paths,
                 errors: Vec::new(),
                 against: Vec::new(),
@@ -256,6 +257,7 @@ fn out_of_range(
     Finding {
         class: Class::FloatMisread,
         accepted: accepted(Class::FloatMisread, &paths),
+        by_caller: false,
         paths,
         errors: f.errors,
         against: Vec::new(),

@@ -9,6 +9,74 @@ pub const DEFAULT_SEED: u64 = 0x00E9_0150_0000_0017;
 /// The case count when `EQUIJSON_CASES` is not set.
 pub const DEFAULT_CASES: u64 = 256;
 
+/// An `EQUIJSON_SEED` or `EQUIJSON_CASES` that is set but not a number (the value held).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvError {
+    /// `EQUIJSON_SEED` is not a decimal or `0x`-hex `u64`.
+    Seed(String),
+    /// `EQUIJSON_CASES` is not a case count.
+    Cases(String),
+}
+
+impl std::fmt::Display for EnvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Seed(s) => write!(f, "EQUIJSON_SEED={s:?} is not a decimal or 0x-hex u64"),
+            Self::Cases(c) => write!(f, "EQUIJSON_CASES={c:?} is not a case count"),
+        }
+    }
+}
+
+impl std::error::Error for EnvError {}
+
+/// Why a property run of a DTO failed ([`try_check_dto`], [`judge`]); its message is the
+/// one [`check_dto`] panics with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PropsFailure {
+    /// The `EQUIJSON_*` variables cannot be read.
+    Env(EnvError),
+    /// A case failed: `message` names the shrunk case, its finding and the command that
+    /// replays it.
+    CaseFailed {
+        /// The number of the first failing case.
+        case: u64,
+        /// The whole account.
+        message: String,
+    },
+    /// Every case was rejected by every decode path, so nothing was checked
+    /// ([`nothing_checked`]), with the replay line.
+    NothingChecked {
+        /// The whole account.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for PropsFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Env(e) => e.fmt(f),
+            Self::CaseFailed { message, .. } | Self::NothingChecked { message } => {
+                f.write_str(message)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PropsFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Env(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<EnvError> for PropsFailure {
+    fn from(e: EnvError) -> Self {
+        Self::Env(e)
+    }
+}
+
 /// A run's seed and case count, from `EQUIJSON_SEED` (decimal or `0x`-hex) and
 /// `EQUIJSON_CASES`, or the defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,8 +91,8 @@ impl EnvConfig {
     /// Reads the environment (a variable set to the empty string counts as unset).
     ///
     /// # Errors
-    /// A variable that is set but not a number, named with its value.
-    pub fn from_env() -> Result<Self, String> {
+    /// [`EnvError`]: a variable that is set but not a number, named with its value.
+    pub fn from_env() -> Result<Self, EnvError> {
         Self::from_vars(
             std::env::var("EQUIJSON_SEED")
                 .ok()
@@ -41,17 +109,16 @@ impl EnvConfig {
     ///
     /// # Errors
     /// As [`EnvConfig::from_env`].
-    pub fn from_vars(seed: Option<&str>, cases: Option<&str>) -> Result<Self, String> {
+    pub fn from_vars(seed: Option<&str>, cases: Option<&str>) -> Result<Self, EnvError> {
         let seed = match seed {
-            Some(s) => super::parse_seed(s.trim())
-                .ok_or_else(|| format!("EQUIJSON_SEED={s:?} is not a decimal or 0x-hex u64"))?,
+            Some(s) => super::parse_seed(s.trim()).ok_or_else(|| EnvError::Seed(s.to_owned()))?,
             None => DEFAULT_SEED,
         };
         let cases = match cases {
             Some(c) => c
                 .trim()
                 .parse()
-                .map_err(|_| format!("EQUIJSON_CASES={c:?} is not a case count"))?,
+                .map_err(|_| EnvError::Cases(c.to_owned()))?,
             None => DEFAULT_CASES,
         };
         Ok(Self { seed, cases })
@@ -69,9 +136,10 @@ pub fn run_dto<T: Dto>(seed: u64, cases: u64) -> PropsOutcome {
 /// `check_dto` panics with.
 ///
 /// # Errors
-/// A failing case (shrunk, with its finding and the command that replays it), a run whose
-/// every case was rejected by every path, or unreadable `EQUIJSON_*` variables.
-pub fn try_check_dto<T: Dto>() -> Result<PropsOutcome, String> {
+/// [`PropsFailure`]: a failing case (shrunk, with its finding and the command that replays
+/// it), a run whose every case was rejected by every path, or unreadable `EQUIJSON_*`
+/// variables.
+pub fn try_check_dto<T: Dto>() -> Result<PropsOutcome, PropsFailure> {
     let env = EnvConfig::from_env()?;
     let outcome = run_dto::<T>(env.seed, env.cases);
     judge(&outcome, env, &replay_command()).map(|()| outcome)
@@ -105,10 +173,11 @@ pub fn check_dto<T: Dto>() {
 /// `Ok` for a run that passed and checked something; the failure message otherwise.
 ///
 /// # Errors
-/// The first failure (shrunk), or every case rejected.
-pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<(), String> {
+/// [`PropsFailure::CaseFailed`] with the first failure (shrunk), or
+/// [`PropsFailure::NothingChecked`] when every case was rejected.
+pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<(), PropsFailure> {
     if let Some(f) = &outcome.first_failure {
-        return Err(format!(
+        let message = format!(
             "equijson: {dto}: {failed} of {cases} cases failed; the first, case {case}: {property}\n\
              original: {original}\n\
              shrunk ({steps} steps): {shrunk}\n\
@@ -125,14 +194,20 @@ pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<()
             detail = f.detail.trim_end(),
             seed = env.seed,
             cases_to = f.case + 1,
-        ));
+        );
+        return Err(PropsFailure::CaseFailed {
+            case: f.case,
+            message,
+        });
     }
     nothing_checked(outcome.dto, outcome.cases, outcome.rejected).map_or(Ok(()), |m| {
-        Err(format!(
-            "{m}\nreplay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={n} {command}",
-            seed = env.seed,
-            n = outcome.cases
-        ))
+        Err(PropsFailure::NothingChecked {
+            message: format!(
+                "{m}\nreplay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={n} {command}",
+                seed = env.seed,
+                n = outcome.cases
+            ),
+        })
     })
 }
 
@@ -161,7 +236,7 @@ fn replay_command() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{DEFAULT_CASES, DEFAULT_SEED, EnvConfig};
+    use super::{DEFAULT_CASES, DEFAULT_SEED, EnvConfig, EnvError};
 
     #[test]
     fn the_environment_sets_seed_and_cases() {
@@ -176,13 +251,31 @@ mod tests {
             EnvConfig::from_vars(Some("0x10"), Some(" 7 ")),
             Ok(EnvConfig { seed: 16, cases: 7 })
         );
-        let e = EnvConfig::from_vars(Some("x"), None)
-            .err()
-            .unwrap_or_default();
-        assert!(e.contains("EQUIJSON_SEED=\"x\""), "{e}");
-        let e = EnvConfig::from_vars(None, Some("-1"))
-            .err()
-            .unwrap_or_default();
-        assert!(e.contains("EQUIJSON_CASES"), "{e}");
+        // (seed, cases, the error, its message)
+        let table: [(Option<&str>, Option<&str>, EnvError, &str); 3] = [
+            (
+                Some("x"),
+                None,
+                EnvError::Seed("x".into()),
+                "EQUIJSON_SEED=\"x\" is not a decimal or 0x-hex u64",
+            ),
+            (
+                Some("0x"),
+                Some("1"),
+                EnvError::Seed("0x".into()),
+                "EQUIJSON_SEED=\"0x\" is not a decimal or 0x-hex u64",
+            ),
+            (
+                None,
+                Some("-1"),
+                EnvError::Cases("-1".into()),
+                "EQUIJSON_CASES=\"-1\" is not a case count",
+            ),
+        ];
+        for (seed, cases, want, message) in table {
+            let e = EnvConfig::from_vars(seed, cases).expect_err(message);
+            assert_eq!(e, want);
+            assert_eq!(e.to_string(), message);
+        }
     }
 }

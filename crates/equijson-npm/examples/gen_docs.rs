@@ -1,7 +1,7 @@
 //! Writes documents from the core's portable generators, for the npm package's tests
 //! (`npm/test/native.test.mjs` compares the package with the native `equijson canon`).
 //!
-//! `cargo run -p equijson-js --example gen_docs -- SEED COUNT SIZE OUT_DIR` writes
+//! `cargo run -p equijson-npm --example gen_docs -- SEED COUNT SIZE OUT_DIR` writes
 //! `OUT_DIR/doc-NNNN.json`: any JSON (edge characters, astral names, escapes, spellings
 //! of numbers), each spelled with random whitespace, escapes and member order.
 
