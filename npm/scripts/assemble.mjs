@@ -1,4 +1,4 @@
-// Assembles the npm package directory from wasm-pack's output and npm/src.
+// Assembles the npm package directory from wasm-bindgen's output and npm/src.
 //
 //   node npm/scripts/assemble.mjs WASM WEB_GLUE OUT_DIR
 //

@@ -1,5 +1,5 @@
-//! The binding in a real browser (headless Chromium through `wasm-pack test --headless
-//! --chrome`, see `just web-wasm-test`): what the reviewers' page calls, checked against the
+//! The binding in a real browser (headless Chromium through wasm-bindgen's test runner and
+//! chromedriver, see `just web-wasm-test`): what the reviewers' page calls, checked against the
 //! native golden digests and the PostgreSQL-observed jsonb tables.
 #![cfg(target_arch = "wasm32")]
 #![allow(
