@@ -198,3 +198,72 @@ fn the_binary_is_named_as_it_was_started() {
         "{text}"
     );
 }
+
+#[test]
+fn messages_on_stderr_name_the_binary() {
+    // (arguments, standard input, exit status, a line stderr must hold)
+    let cases: [(&[&str], &[u8], i32, &str); 3] = [
+        // A usage error of the binary's own (not clap's).
+        (
+            &["canon", "-", "-"],
+            b"",
+            2,
+            "example-service: error: `-` (standard input) can be given only once",
+        ),
+        // Invalid input: the hint names this binary's command.
+        (
+            &["canon"],
+            b"{\"a\":1}\n{\"a\":2}\n",
+            1,
+            "<stdin>: hint: a second JSON value follows the first; for JSON Lines (one document per line) use `example-service canon --lines`",
+        ),
+        // A server that refuses the connection (port 1 on the loopback address).
+        (
+            &[
+                "pg",
+                "scan",
+                "--table",
+                "t",
+                "--column",
+                "c",
+                "--database-url",
+                "postgresql://nobody@127.0.0.1:1/nothing?connect_timeout=5",
+            ],
+            b"",
+            2,
+            "example-service: error: ",
+        ),
+    ];
+    for (args, input, code, want) in cases {
+        let o = service(args, input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.lines().any(|l| l.starts_with(want)), "{args:?}: {err}");
+        assert!(
+            !err.lines().any(|l| l.starts_with("equijson:")),
+            "{args:?}: {err}"
+        );
+    }
+    // No server given at all.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_example-service"));
+    for var in [
+        "EQUIJSON_DATABASE_URL",
+        "DATABASE_URL",
+        "PGHOST",
+        "PGHOSTADDR",
+        "PGDATABASE",
+        "PGSERVICE",
+    ] {
+        cmd.env_remove(var);
+    }
+    let o = cmd
+        .args(["pg", "install-sql"])
+        .output()
+        .expect("run example-service");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("example-service: error: no server given: "),
+        "{err}"
+    );
+}
