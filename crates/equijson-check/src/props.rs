@@ -9,12 +9,13 @@ use crate::diff::DiffStyle;
 use crate::dto::{self, DtoSpec};
 use crate::generate::{Gen, Json, Style, shrink};
 
+pub mod regressions;
 mod signature;
 mod user;
 
 pub use user::{
     DEFAULT_CASES, DEFAULT_SEED, EnvConfig, EnvError, PropsFailure, check_dto, judge,
-    nothing_checked, run_dto, try_check_dto,
+    nothing_checked, run_dto, try_check_dto, try_check_dto_with,
 };
 
 /// What to run.
@@ -184,6 +185,16 @@ impl CaseDigest {
 pub fn case_text(cfg: &PropsConfig, case: u64) -> String {
     let (tree, style) = self::case(cfg, case);
     tree.render(Style::Seeded(style))
+}
+
+/// Case `case` of `cfg` alone: its failure, shrunk (as a run of `cfg` reports it), or
+/// `None` when every property holds. Replays a saved case ([`regressions`]).
+#[must_use]
+pub fn check_one(cfg: &PropsConfig, case: u64) -> Option<Failure> {
+    let spec = cfg.spec();
+    let (tree, style) = self::case(cfg, case);
+    let property = check_case(spec, &tree, style).0?;
+    Some(shrink_failure(cfg, spec, case, property, tree, style))
 }
 
 /// Runs the properties; `progress(done, failed)` is called after every case.

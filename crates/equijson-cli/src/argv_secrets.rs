@@ -130,17 +130,20 @@ pub(crate) fn reexec_if_needed() {
         Ok(Some(m)) => m,
         Ok(None) => return,
         Err(e) => {
-            eprintln!("equijson: error: {e}");
+            eprintln!("{}: error: {e}", crate::messages::bin());
             std::process::exit(2);
         }
     };
     for w in &moved.warnings {
-        eprintln!("equijson: warning: {w}");
+        eprintln!("{}: warning: {w}", crate::messages::bin());
     }
     let exe = match std::env::current_exe() {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("equijson: error: cannot re-execute without the secret arguments: {e}");
+            eprintln!(
+                "{}: error: cannot re-execute without the secret arguments: {e}",
+                crate::messages::bin()
+            );
             std::process::exit(2);
         }
     };
@@ -152,7 +155,10 @@ pub(crate) fn reexec_if_needed() {
         cmd.env(k, v);
     }
     let e = cmd.exec();
-    eprintln!("equijson: error: cannot re-execute without the secret arguments: {e}");
+    eprintln!(
+        "{}: error: cannot re-execute without the secret arguments: {e}",
+        crate::messages::bin()
+    );
     std::process::exit(2);
 }
 

@@ -124,7 +124,10 @@ pub(crate) fn run(args: &CanonArgs) -> Status {
         .count()
         > 1
     {
-        eprintln!("equijson: error: `-` (standard input) can be given only once");
+        eprintln!(
+            "{}: error: `-` (standard input) can be given only once",
+            crate::messages::bin()
+        );
         return Status::Environment;
     }
     if args.lines {
@@ -188,12 +191,15 @@ fn stdout_writer() -> Box<dyn Write> {
 
 /// When a document is followed by what looks like another JSON value (`{"a":1}\n{"a":2}`),
 /// a hint to use `--lines`.
-fn second_value_hint(input: &[u8], e: &equijson::Error) -> Option<&'static str> {
+fn second_value_hint(input: &[u8], e: &equijson::Error) -> Option<String> {
     if !matches!(e.kind(), equijson::ErrorKind::TrailingCharacters) {
         return None;
     }
     let next = input.get(e.offset()?)?;
-    matches!(next, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n').then_some(
-        "hint: a second JSON value follows the first; for JSON Lines (one document per line) use `equijson canon --lines`",
-    )
+    matches!(next, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n').then(|| {
+        format!(
+            "hint: a second JSON value follows the first; for JSON Lines (one document per line) use `{} canon --lines`",
+            crate::messages::bin()
+        )
+    })
 }

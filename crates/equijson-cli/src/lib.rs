@@ -80,7 +80,8 @@ enum Command {
 /// Every subcommand of `equijson` (`canon`, `decode`, `props`, `dtos`, `pg scan`,
 /// `pg roundtrip`, ..., `report`, `demo`) takes `--dto NAME` for the DTOs you register
 /// here (their [`Dto::name`]) beside the built-in catalogue (or instead of it, with
-/// [`Cli::without_catalogue`]). Usage, help and the replay lines name your binary.
+/// [`Cli::without_catalogue`]). Usage, help, the replay lines and every message on stderr
+/// (`NAME: error: ...`) name your binary.
 ///
 /// ```no_run
 /// # #[derive(serde::Serialize, serde::Deserialize)] struct AuditEvent { id: String }
@@ -104,7 +105,7 @@ impl Cli {
         Self::default()
     }
 
-    /// The binary's name in usage, help, replay lines and the unknown-DTO message (default:
+    /// The binary's name in usage, help, replay lines and messages on stderr (default:
     /// the file name it was started as).
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
@@ -142,9 +143,10 @@ impl Cli {
     /// Parses the process's arguments and runs the subcommand; the exit code to return
     /// from `main` (0 success, 1 a failed check, 2 usage, I/O or environment error).
     pub fn main(self) -> ExitCode {
+        let bin = self.name.clone().unwrap_or_else(bin_name_from_argv0);
+        messages::set_bin(&bin);
         // Before anything else: a password in --database-url leaves the command line.
         argv_secrets::reexec_if_needed();
-        let bin = self.name.clone().unwrap_or_else(bin_name_from_argv0);
         let args = match self.parse(&bin) {
             Ok(args) => args,
             Err(e) => usage_error(&e),

@@ -1,6 +1,32 @@
 //! Messages on stderr in the `FILE:LINE:COL: error: MESSAGE` form editors understand.
 
+use std::sync::OnceLock;
+
 use crate::exit::Status;
+
+/// The binary's name, set once by `Cli::main` before anything is printed. A global rather
+/// than a parameter: every message on stderr starts with it, including those of helpers
+/// (standard output failing, the secret-argument re-exec) that run outside a subcommand's
+/// context, and it never changes once the process has started.
+static BIN: OnceLock<String> = OnceLock::new();
+
+/// Names the binary in every message from now on (the first call wins).
+pub(crate) fn set_bin(name: &str) {
+    let _ = BIN.set(name.to_owned());
+}
+
+/// The name messages on stderr start with (`NAME: error: ...`): the binary's as set by
+/// [`set_bin`], `equijson` before that.
+pub(crate) fn bin() -> &'static str {
+    BIN.get().map_or("equijson", String::as_str)
+}
+
+/// A message of a library that names the tool `equijson: ...`, naming this binary instead.
+pub(crate) fn renamed(message: &str) -> String {
+    message
+        .strip_prefix("equijson: ")
+        .map_or_else(|| message.to_owned(), |rest| format!("{}: {rest}", bin()))
+}
 
 /// `NAME:LINE:COL: error: MESSAGE` for text positions (columns count characters),
 /// `NAME: error: at POINTER: MESSAGE` otherwise.
@@ -18,7 +44,10 @@ pub(crate) fn write_failed(e: &std::io::Error, so_far: Status) -> Status {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return so_far;
     }
-    eprintln!("equijson: error: cannot write to standard output: {e}");
+    eprintln!(
+        "{}: error: cannot write to standard output: {e}",
+        crate::messages::bin()
+    );
     so_far.max(Status::Environment)
 }
 

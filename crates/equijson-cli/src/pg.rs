@@ -218,7 +218,7 @@ pub(crate) fn run(args: &PgArgs, ctx: &crate::Ctx) -> Status {
 pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
     let target = Target::from_url_or_env(url).map_err(|e| fail(&e))?;
     for w in target.warnings() {
-        eprintln!("equijson: warning: {}", escape(w));
+        eprintln!("{}: warning: {}", crate::messages::bin(), escape(w));
     }
     let mut client = target.connect().map_err(|e| fail(&e))?;
     equijson_pg::session::pin(&mut client).map_err(|e| fail(&e))?;
@@ -227,12 +227,14 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
         .map_or_else(|_| "unknown".to_owned(), |r| r.get::<_, String>(0));
     match target.cluster() {
         Some(c) => eprintln!(
-            "equijson: server: {} (server_version {})",
+            "{}: server: {} (server_version {})",
+            crate::messages::bin(),
             c.describe(),
             escape(&version)
         ),
         None => eprintln!(
-            "equijson: server: {} (PostgreSQL {}; {}, sslmode={})",
+            "{}: server: {} (PostgreSQL {}; {}, sslmode={})",
+            crate::messages::bin(),
             escape(&target.describe()),
             escape(&version),
             escape(&equijson_pg::connect::tls_summary(&mut client)),
@@ -245,7 +247,7 @@ pub(crate) fn open_target(url: Option<&str>) -> Result<Target, Status> {
 fn fail(e: &PgError) -> Status {
     // A Ctrl-C / SIGTERM is stopping the ephemeral server: that, not this error, is the outcome.
     equijson_pg::cluster::wait_for_signal_exit();
-    eprintln!("equijson: error: {}", shown_error(e));
+    eprintln!("{}: error: {}", crate::messages::bin(), shown_error(e));
     Status::Environment
 }
 
@@ -304,7 +306,7 @@ fn run_roundtrip(a: &RoundtripArgs, ctx: &crate::Ctx) -> Status {
                 Ok(()) => Status::Success,
                 Err(m) => {
                     if r.failed == 0 {
-                        eprintln!("{}", escape(&m.to_string()));
+                        eprintln!("{}", escape(&crate::messages::renamed(&m.to_string())));
                     }
                     Status::Invalid
                 }
@@ -327,14 +329,18 @@ fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
     let shard = match a.shard.map(ShardArg::resolve).transpose() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("equijson: error: {e}");
+            eprintln!("{}: error: {e}", crate::messages::bin());
             return Status::Environment;
         }
     };
     let findings = match a.findings.as_deref().map(FindingsSink::create).transpose() {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("equijson: error: {}", escape(&e.to_string()));
+            eprintln!(
+                "{}: error: {}",
+                crate::messages::bin(),
+                escape(&e.to_string())
+            );
             return Status::Environment;
         }
     };
@@ -366,13 +372,20 @@ fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
     );
     bar.finish();
     if let Some(Err(e)) = findings.as_ref().map(FindingsSink::finish) {
-        eprintln!("equijson: error: {}", escape(&e.to_string()));
+        eprintln!(
+            "{}: error: {}",
+            crate::messages::bin(),
+            escape(&e.to_string())
+        );
         return Status::Environment;
     }
     let result = result.and_then(|mut report| {
         if let Some(schema) = &a.sql_canonical {
             if a.format == Format::Human {
-                eprintln!("equijson: comparing {schema}.equijson_canonical with the Rust core on every row");
+                eprintln!(
+                    "{}: comparing {schema}.equijson_canonical with the Rust core on every row",
+                    crate::messages::bin()
+                );
             }
             equijson_pg::sql_scan::compare(target.config(), &opts, schema, &mut report)?;
         }
@@ -393,7 +406,7 @@ pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
     let status = scan_status(report);
     let mut report = report.clone();
     if let Err(e) = report_seal::seal(&mut report, report_seal::key_from_env().as_deref()) {
-        eprintln!("equijson: error: {e}");
+        eprintln!("{}: error: {e}", crate::messages::bin());
         return Status::Environment;
     }
     let report = &report;
@@ -402,13 +415,17 @@ pub(crate) fn emit_scan(report: &ScanReport, format: Format) -> Status {
         Format::Json => match serde_json::to_string_pretty(report) {
             Ok(s) => s + "\n",
             Err(e) => {
-                eprintln!("equijson: error: {e}");
+                eprintln!("{}: error: {e}", crate::messages::bin());
                 return Status::Environment;
             }
         },
     };
     if let Some(e) = &report.error {
-        eprintln!("equijson: error: scan incomplete: {}", escape(e));
+        eprintln!(
+            "{}: error: scan incomplete: {}",
+            crate::messages::bin(),
+            escape(e)
+        );
     }
     crate::messages::emit(&text, status)
 }

@@ -67,20 +67,25 @@ fn given_server(url: Option<&str>) -> Result<Target, Status> {
     match Target::given(url) {
         Ok(Some(t)) => {
             for w in t.warnings() {
-                eprintln!("equijson: warning: {}", escape(w));
+                eprintln!("{}: warning: {}", crate::messages::bin(), escape(w));
             }
             Ok(t)
         }
         Ok(None) => {
             eprintln!(
-                "equijson: error: no server given: use --database-url, --database-url-file, \
+                "{}: error: no server given: use --database-url, --database-url-file, \
                  {EQUIJSON_DATABASE_URL_ENV}, {DATABASE_URL_ENV} or libpq's PGHOST, PGHOSTADDR, \
-                 PGDATABASE or PGSERVICE (or --print to write the SQL)"
+                 PGDATABASE or PGSERVICE (or --print to write the SQL)",
+                crate::messages::bin()
             );
             Err(Status::Environment)
         }
         Err(e) => {
-            eprintln!("equijson: error: {}", escape(&e.to_string()));
+            eprintln!(
+                "{}: error: {}",
+                crate::messages::bin(),
+                escape(&e.to_string())
+            );
             Err(Status::Environment)
         }
     }
@@ -88,7 +93,11 @@ fn given_server(url: Option<&str>) -> Result<Target, Status> {
 
 pub(crate) fn run_install(a: &InstallArgs) -> Status {
     if let Err(e) = canonical_sql::check_schema(&a.schema) {
-        eprintln!("equijson: error: {}", escape(&e.to_string()));
+        eprintln!(
+            "{}: error: {}",
+            crate::messages::bin(),
+            escape(&e.to_string())
+        );
         return Status::Environment;
     }
     if a.print {
@@ -97,7 +106,7 @@ pub(crate) fn run_install(a: &InstallArgs) -> Status {
         return match out.write_all(sql.as_bytes()).and_then(|()| out.flush()) {
             Ok(()) => Status::Success,
             Err(e) => {
-                eprintln!("equijson: error: writing stdout: {e}");
+                eprintln!("{}: error: writing stdout: {e}", crate::messages::bin());
                 Status::Environment
             }
         };
@@ -146,14 +155,19 @@ fn on_given_server(
     match result {
         Ok(()) => {
             eprintln!(
-                "equijson: {} on {}",
+                "{}: {} on {}",
+                crate::messages::bin(),
                 escape(done),
                 escape(&target.describe())
             );
             Status::Success
         }
         Err(e) => {
-            eprintln!("equijson: error: {}", escape(&target.scrub(&e.to_string())));
+            eprintln!(
+                "{}: error: {}",
+                crate::messages::bin(),
+                escape(&target.scrub(&e.to_string()))
+            );
             Status::Environment
         }
     }

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use equijson_check::props::{PropsConfig, run as run_props};
 
+use equijson::untrusted::escape;
+
 use crate::exit::Status;
 
 const AFTER_HELP: &str = "\
@@ -41,6 +43,12 @@ pub(crate) struct PropsArgs {
     /// the digest and the failure).
     #[arg(long, value_enum, default_value_t = crate::pg::Format::Human)]
     format: crate::pg::Format,
+
+    /// Saved failures (as proptest's `proptest-regressions/`): replay the cases saved in
+    /// DIR/<dto>.txt first (exit 1 at the first that fails again), and save a new failure
+    /// there. The files `check_dto` writes (`equijson-regressions/` in a crate).
+    #[arg(long, value_name = "DIR")]
+    regressions: Option<std::path::PathBuf>,
 }
 
 /// Runs `equijson props`.
@@ -54,6 +62,15 @@ pub(crate) fn run(args: &PropsArgs, ctx: &crate::Ctx) -> Status {
     let mut cfg = PropsConfig::new(seed, g.cases, Some(dto));
     cfg.size = usize::from(g.size);
     cfg.redact = args.redact;
+    let saved = args
+        .regressions
+        .as_deref()
+        .map(|dir| equijson_check::props::regressions::file_in(dir, dto.name));
+    if let Some(path) = &saved {
+        if let Err(status) = replay_saved(&cfg, path, ctx) {
+            return status;
+        }
+    }
     let show_progress = std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut last = started;
@@ -65,6 +82,13 @@ pub(crate) fn run(args: &PropsArgs, ctx: &crate::Ctx) -> Status {
     });
     if show_progress && started.elapsed() > Duration::from_millis(500) {
         eprintln!();
+    }
+    if let (Some(path), Some(f)) = (&saved, &outcome.first_failure) {
+        let bin = crate::messages::bin();
+        match equijson_check::props::regressions::save(path, outcome.dto, &cfg, f) {
+            Ok(line) => eprintln!("{bin}: saved: {}:{line}", path.display()),
+            Err(e) => eprintln!("{bin}: warning: not saved: {}", escape(&e.to_string())),
+        }
     }
     if args.format == crate::pg::Format::Json {
         return emit_json(seed, &outcome);
@@ -110,6 +134,41 @@ pub(crate) fn run(args: &PropsArgs, ctx: &crate::Ctx) -> Status {
             .unwrap_or_default()
     );
     crate::messages::emit(&out, Status::Invalid)
+}
+
+/// Replays the cases saved in `path`: `Err(1)` at the first that fails again (said on
+/// stderr with the command that shows it), `Err(2)` for a file that cannot be read.
+fn replay_saved(cfg: &PropsConfig, path: &std::path::Path, ctx: &crate::Ctx) -> Result<(), Status> {
+    let bin = crate::messages::bin();
+    let saved = equijson_check::props::regressions::load(path).map_err(|e| {
+        eprintln!("{bin}: error: {}", escape(&e.to_string()));
+        Status::Environment
+    })?;
+    for s in &saved {
+        if let Some(f) = equijson_check::props::check_one(&s.config(cfg), s.case) {
+            eprintln!(
+                "{bin}: the case saved at {}:{} fails again: {}; shrunk: {}\nreplay: {} props --seed {:#x} --cases {} --size {} --dto {}",
+                path.display(),
+                s.line,
+                f.property.name(),
+                escape(&one_line(&f.shrunk)),
+                ctx.bin,
+                s.seed,
+                s.case + 1,
+                s.size,
+                cfg.dto_name()
+            );
+            return Err(Status::Invalid);
+        }
+    }
+    if !saved.is_empty() {
+        eprintln!(
+            "{bin}: the {} case(s) saved in {} pass",
+            saved.len(),
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// The outcome as one JSON object (the names of the human output; the seed as decimal

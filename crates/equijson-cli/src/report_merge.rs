@@ -76,7 +76,11 @@ pub(crate) fn run_report(args: &ReportArgs) -> Status {
     match ScanReport::merge_labeled(&labeled) {
         Ok(r) => emit_scan(&r, m.format),
         Err(e) => {
-            eprintln!("equijson: error: {}", escape(&e.to_string()));
+            eprintln!(
+                "{}: error: {}",
+                crate::messages::bin(),
+                escape(&e.to_string())
+            );
             Status::Environment
         }
     }

@@ -198,3 +198,145 @@ fn the_binary_is_named_as_it_was_started() {
         "{text}"
     );
 }
+
+#[test]
+fn messages_on_stderr_name_the_binary() {
+    // (arguments, standard input, exit status, a line stderr must hold)
+    let cases: [(&[&str], &[u8], i32, &str); 3] = [
+        // A usage error of the binary's own (not clap's).
+        (
+            &["canon", "-", "-"],
+            b"",
+            2,
+            "example-service: error: `-` (standard input) can be given only once",
+        ),
+        // Invalid input: the hint names this binary's command.
+        (
+            &["canon"],
+            b"{\"a\":1}\n{\"a\":2}\n",
+            1,
+            "<stdin>: hint: a second JSON value follows the first; for JSON Lines (one document per line) use `example-service canon --lines`",
+        ),
+        // A server that refuses the connection (port 1 on the loopback address).
+        (
+            &[
+                "pg",
+                "scan",
+                "--table",
+                "t",
+                "--column",
+                "c",
+                "--database-url",
+                "postgresql://nobody@127.0.0.1:1/nothing?connect_timeout=5",
+            ],
+            b"",
+            2,
+            "example-service: error: ",
+        ),
+    ];
+    for (args, input, code, want) in cases {
+        let o = service(args, input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.lines().any(|l| l.starts_with(want)), "{args:?}: {err}");
+        assert!(
+            !err.lines().any(|l| l.starts_with("equijson:")),
+            "{args:?}: {err}"
+        );
+    }
+    // No server given at all.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_example-service"));
+    for var in [
+        "EQUIJSON_DATABASE_URL",
+        "DATABASE_URL",
+        "PGHOST",
+        "PGHOSTADDR",
+        "PGDATABASE",
+        "PGSERVICE",
+    ] {
+        cmd.env_remove(var);
+    }
+    let o = cmd
+        .args(["pg", "install-sql"])
+        .output()
+        .expect("run example-service");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("example-service: error: no server given: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn props_saves_a_failure_and_replays_it_first() {
+    let dir = std::env::temp_dir().join(format!("example-service-saved-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let props = |seed: &str, cases: &str, saved: bool| {
+        let mut args = vec![
+            "props",
+            "--dto",
+            "audit-batch",
+            "--seed",
+            seed,
+            "--cases",
+            cases,
+        ];
+        if saved {
+            args.extend(["--regressions", &dir_arg]);
+        }
+        service(&args, b"")
+    };
+    // The first failure of a run is saved, one case a line.
+    let first = props("1", "256", true);
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let file = dir.join("audit-batch.txt");
+    let text = std::fs::read_to_string(&file).expect("the failure is saved");
+    let at = text.lines().position(|l| l.starts_with("cc ")).unwrap_or(0) + 1;
+    assert!(
+        stderr(&first).contains(&format!(
+            "example-service: saved: {}:{at}\n",
+            file.display()
+        )),
+        "{}",
+        stderr(&first)
+    );
+    // A seed whose one case passes alone fails with the saved case replayed first.
+    let passing = (2..200)
+        .map(|s| s.to_string())
+        .find(|s| props(s, "1", false).status.code() == Some(0))
+        .expect("a seed whose first case passes");
+    let again = props(&passing, "1", true);
+    let err = stderr(&again);
+    assert_eq!(again.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "example-service: the case saved at {}:{at} fails again: ",
+            file.display()
+        )),
+        "{err}"
+    );
+    // Its replay command shows the same shrunk case as the first run.
+    let replay = line(&err, "replay: ");
+    let words: Vec<&str> = replay.split(' ').collect();
+    assert_eq!(words[0], "example-service", "{replay}");
+    let shown = service(&words[1..], b"");
+    assert_eq!(
+        line(&stdout(&shown), "shrunk:   "),
+        line(&stdout(&first), "shrunk:   ")
+    );
+    // A malformed file is an error naming its line.
+    std::fs::write(&file, format!("{text}cc seed=1 case=-1 size=6\n")).expect("write");
+    let bad = props("1", "1", true);
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        stderr(&bad),
+        format!(
+            "example-service: error: {}:{}: case=\"-1\" is not a number\n",
+            file.display(),
+            text.lines().count() + 1
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -316,3 +316,19 @@ fn the_book_shows_these_examples() {
         );
     }
 }
+
+#[test]
+fn the_chapters_saved_failure_is_the_one_the_first_run_saves() {
+    // `orders_decode_the_same_way_everywhere` above saves (or finds already saved) this file.
+    let chapter = include_str!("../../../docs/src/your-dtos.md");
+    let shown = chapter
+        .lines()
+        .find(|l| l.starts_with("cc seed="))
+        .expect("the chapter shows a saved case");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("equijson-regressions");
+    let saved = std::fs::read_to_string(dir.join("Order.txt")).expect("Order's saved failures");
+    assert!(
+        saved.lines().any(|l| l == shown),
+        "docs/src/your-dtos.md shows {shown:?}; equijson-regressions/Order.txt holds:\n{saved}"
+    );
+}

@@ -91,7 +91,7 @@ pub fn compare(
     crate::scan::vet_where(&mut client, opts)?;
     if !installed(&mut client, schema)? {
         return Err(PgError::Usage(format!(
-            "{}.equijson_canonical(jsonb) is not installed: run `equijson pg install-sql --schema {schema}`",
+            "{}.equijson_canonical(jsonb) is not installed: install it with the `pg install-sql --schema {schema}` subcommand",
             quote_ident(schema)
         )));
     }

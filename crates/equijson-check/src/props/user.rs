@@ -1,7 +1,9 @@
 //! Property runs for a user's [`Dto`], and the one-liner for a `#[test]`:
 //! `equijson_check::props::check_dto::<MyDto>()`, seeded, replayable from the environment.
 
-use super::{PropsConfig, PropsOutcome, run};
+use std::fmt::Write as _;
+
+use super::{Failure, PropsConfig, PropsOutcome, check_one, regressions, run};
 use crate::dto::{Dto, spec};
 
 /// The seed of a run when `EQUIJSON_SEED` is not set: runs are reproducible by default.
@@ -49,15 +51,27 @@ pub enum PropsFailure {
         /// The whole account.
         message: String,
     },
+    /// A case saved by an earlier run ([`regressions`]) fails again.
+    SavedCaseFailed {
+        /// Its line in the file of saved cases.
+        line: usize,
+        /// Its number in the run that found it.
+        case: u64,
+        /// The whole account (the file and line, then as [`PropsFailure::CaseFailed`]).
+        message: String,
+    },
+    /// The file of saved cases cannot be read, or a line of it is malformed.
+    Saved(regressions::RegressionsError),
 }
 
 impl std::fmt::Display for PropsFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Env(e) => e.fmt(f),
-            Self::CaseFailed { message, .. } | Self::NothingChecked { message } => {
-                f.write_str(message)
-            }
+            Self::Saved(e) => e.fmt(f),
+            Self::CaseFailed { message, .. }
+            | Self::NothingChecked { message }
+            | Self::SavedCaseFailed { message, .. } => f.write_str(message),
         }
     }
 }
@@ -66,8 +80,15 @@ impl std::error::Error for PropsFailure {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Env(e) => Some(e),
+            Self::Saved(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+impl From<regressions::RegressionsError> for PropsFailure {
+    fn from(e: regressions::RegressionsError) -> Self {
+        Self::Saved(e)
     }
 }
 
@@ -136,13 +157,97 @@ pub fn run_dto<T: Dto>(seed: u64, cases: u64) -> PropsOutcome {
 /// `check_dto` panics with.
 ///
 /// # Errors
-/// [`PropsFailure`]: a failing case (shrunk, with its finding and the command that replays
-/// it), a run whose every case was rejected by every path, or unreadable `EQUIJSON_*`
-/// variables.
+/// [`PropsFailure`]: a saved case that fails again, a failing case (shrunk, with its
+/// finding and the command that replays it), a run whose every case was rejected by every
+/// path, unreadable `EQUIJSON_*` variables, or an unreadable or malformed file of saved
+/// cases (`FILE:LINE`).
 pub fn try_check_dto<T: Dto>() -> Result<PropsOutcome, PropsFailure> {
     let env = EnvConfig::from_env()?;
-    let outcome = run_dto::<T>(env.seed, env.cases);
-    judge(&outcome, env, &replay_command()).map(|()| outcome)
+    let file = regressions::file_for(spec::<T>().name);
+    try_check_dto_with::<T>(env, file.as_deref())
+}
+
+/// [`try_check_dto`] with its configuration given rather than read from the environment:
+/// the seed and case count, and the file of saved cases (`None`: none read or written).
+/// The cases saved in `saved` are replayed first; a new failure is added to it.
+///
+/// # Errors
+/// As [`try_check_dto`].
+pub fn try_check_dto_with<T: Dto>(
+    env: EnvConfig,
+    saved: Option<&std::path::Path>,
+) -> Result<PropsOutcome, PropsFailure> {
+    let cfg = PropsConfig::new(env.seed, env.cases, Some(spec::<T>()));
+    let command = replay_command();
+    if let Some(path) = saved {
+        replay_saved(&cfg, path, &command)?;
+    }
+    let outcome = run(&cfg, |_, _| {});
+    match judge(&outcome, env, &command) {
+        Ok(()) => Ok(outcome),
+        Err(PropsFailure::CaseFailed { case, mut message }) => {
+            if let (Some(path), Some(f)) = (saved, &outcome.first_failure) {
+                let _ = match regressions::save(path, outcome.dto, &cfg, f) {
+                    Ok(line) => write!(
+                        message,
+                        "\nsaved: {}:{line} (commit it: every run replays this case first; \
+                         {}=off saves nothing)",
+                        path.display(),
+                        regressions::REGRESSIONS_ENV
+                    ),
+                    Err(e) => write!(message, "\nnot saved: {e}"),
+                };
+            }
+            Err(PropsFailure::CaseFailed { case, message })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// Replays the cases saved in `path` for `cfg`'s DTO: the first that fails again is the
+/// error (as a new failure is reported); those that pass are kept, and said on stderr.
+fn replay_saved(
+    cfg: &PropsConfig,
+    path: &std::path::Path,
+    command: &str,
+) -> Result<(), PropsFailure> {
+    let saved = regressions::load(path)?;
+    for s in &saved {
+        let again = s.config(cfg);
+        if let Some(f) = check_one(&again, s.case) {
+            let message = format!(
+                "equijson: {dto}: the case saved at {file}:{line} (case {case} of seed {seed:#x}) \
+                 fails again: {property}\n{body}",
+                dto = cfg.dto_name(),
+                file = path.display(),
+                line = s.line,
+                case = s.case,
+                seed = s.seed,
+                property = f.property.name(),
+                body = failure_body(&f, s.seed, command),
+            );
+            return Err(PropsFailure::SavedCaseFailed {
+                line: s.line,
+                case: s.case,
+                message,
+            });
+        }
+    }
+    if !saved.is_empty() {
+        #[allow(
+            clippy::print_stderr,
+            reason = "as proptest does: the test harness shows it with the test's output"
+        )]
+        {
+            eprintln!(
+                "equijson: {}: the {} case(s) saved in {} pass",
+                cfg.dto_name(),
+                saved.len(),
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The test one-liner: runs the properties for `T` and panics with the shrunk case, its
@@ -160,7 +265,11 @@ pub fn try_check_dto<T: Dto>() -> Result<PropsOutcome, PropsFailure> {
 /// ```
 ///
 /// The seed and the number of cases come from `EQUIJSON_SEED` and `EQUIJSON_CASES`
-/// ([`DEFAULT_SEED`], [`DEFAULT_CASES`] when unset).
+/// ([`DEFAULT_SEED`], [`DEFAULT_CASES`] when unset). As proptest's `proptest-regressions/`,
+/// a failure is saved to `equijson-regressions/<dto>.txt` in the crate's directory (commit
+/// it), and every later run replays the saved cases before generating new ones; the
+/// variable `EQUIJSON_REGRESSIONS` moves that directory, or with `off` turns this off
+/// (see [`regressions`](super::regressions)).
 ///
 /// # Panics
 /// As [`try_check_dto`] errs.
@@ -178,22 +287,13 @@ pub fn check_dto<T: Dto>() {
 pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<(), PropsFailure> {
     if let Some(f) = &outcome.first_failure {
         let message = format!(
-            "equijson: {dto}: {failed} of {cases} cases failed; the first, case {case}: {property}\n\
-             original: {original}\n\
-             shrunk ({steps} steps): {shrunk}\n\
-             {detail}\n\
-             replay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={cases_to} {command}",
+            "equijson: {dto}: {failed} of {cases} cases failed; the first, case {case}: {property}\n{body}",
             dto = outcome.dto,
             failed = outcome.failed,
             cases = outcome.cases,
             case = f.case,
             property = f.property.name(),
-            original = f.original,
-            steps = f.steps,
-            shrunk = f.shrunk,
-            detail = f.detail.trim_end(),
-            seed = env.seed,
-            cases_to = f.case + 1,
+            body = failure_body(f, env.seed, command),
         );
         return Err(PropsFailure::CaseFailed {
             case: f.case,
@@ -209,6 +309,22 @@ pub fn judge(outcome: &PropsOutcome, env: EnvConfig, command: &str) -> Result<()
             ),
         })
     })
+}
+
+/// A failure's lines after the first: the original and shrunk documents, the finding and
+/// the replay line.
+fn failure_body(f: &Failure, seed: u64, command: &str) -> String {
+    format!(
+        "original: {original}\n\
+         shrunk ({steps} steps): {shrunk}\n\
+         {detail}\n\
+         replay: EQUIJSON_SEED={seed:#x} EQUIJSON_CASES={cases_to} {command}",
+        original = f.original,
+        steps = f.steps,
+        shrunk = f.shrunk,
+        detail = f.detail.trim_end(),
+        cases_to = f.case + 1,
+    )
 }
 
 /// [`judge`]'s rule for a run that checked nothing: when every one of `cases` (at least
