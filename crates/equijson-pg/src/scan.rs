@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::findings::FindingsSink;
 use crate::live::{self, CheckedRow, ColumnKind, ScanReport};
-use equijson_check::decode::{Input, Report};
+use equijson_check::decode::{DecodePath, Input, Report};
 use postgres::Client;
 
 use crate::connect::{ConnectConfig, PgError, classify, connect};
@@ -79,6 +79,20 @@ pub struct ScanOptions {
     /// then described (redacted unless `show_values`), not only the examples. Clones of
     /// these options (the jobs of [`scan_parallel`]) share the one sink.
     pub findings: Option<FindingsSink>,
+    /// The decode paths the check runs (`--paths`, else the DTO's declared ones; empty:
+    /// every built-in path), recorded in the report. The scan reads and computes only
+    /// what they need: without [`DecodePath::JsonbWire`] no jsonb model runs and a json
+    /// column's server-side `::jsonb` cast is not fetched. The check given to the scan
+    /// must run these paths ([`equijson_check::dto::DtoSpec::check_paths`]).
+    pub paths: Vec<DecodePath>,
+}
+
+impl ScanOptions {
+    /// Whether the jsonb path is checked, so the jsonb model is held against the server.
+    #[must_use]
+    pub fn jsonb_model(&self) -> bool {
+        self.paths.is_empty() || self.paths.contains(&DecodePath::JsonbWire)
+    }
 }
 
 /// `SET TRANSACTION SNAPSHOT` for an exported snapshot id (hex digits and `-` only, as
@@ -171,6 +185,11 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), ShardError> {
 
 struct Plan {
     kind: ColumnKind,
+    /// Fields per row: key and value, and for a json column checked against the jsonb
+    /// model the server's `::jsonb::text` of the value.
+    fields: usize,
+    /// Whether the jsonb model is held against the server.
+    model: bool,
     /// The table's oid, resolved once (the session's `search_path` is pinned, so the
     /// name must not be looked up again).
     table_oid: u32,
@@ -350,19 +369,27 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         || "NULL::pg_catalog.text".to_owned(),
         crate::session::key_text,
     );
+    // One form of the value: its binary form. A jsonb value's is `jsonb_out`'s text behind
+    // a version byte, so its text form would be the same bytes again (and twice the
+    // server's work); json and text values are their text. Only a json column checked
+    // against the jsonb model also needs the server's cast of the value to jsonb.
+    let model = opts.jsonb_model();
     let text_sel = match kind {
-        ColumnKind::Jsonb => format!("{col}::pg_catalog.text"),
-        ColumnKind::Json => json_as_jsonb(&col, server_major, utf8),
-        ColumnKind::Text => "NULL::pg_catalog.text".to_owned(),
+        ColumnKind::Json if model => Some(json_as_jsonb(&col, server_major, utf8)),
+        _ => None,
     };
+    let fields = if text_sel.is_some() { 3 } else { 2 };
+    let text_sel = text_sel.map(|t| format!(", {t}")).unwrap_or_default();
     Ok(Plan {
         kind,
+        fields,
+        model,
         table_oid: resolved.oid,
         count_sql: format!(
             "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
         ),
         copy_sql: format!(
-            "COPY (SELECT {key_sel}, {col}, {text_sel} FROM {table}{where_clause}{limit}) TO STDOUT (FORMAT binary)"
+            "COPY (SELECT {key_sel}, {col}{text_sel} FROM {table}{where_clause}{limit}) TO STDOUT (FORMAT binary)"
         ),
     })
 }
@@ -454,6 +481,14 @@ pub fn scan_with(
     let plan = plan(&mut client, opts)?;
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
+    report.paths = if opts.paths.is_empty() {
+        DecodePath::ALL
+            .iter()
+            .map(|p| p.name().to_owned())
+            .collect()
+    } else {
+        opts.paths.iter().map(|p| p.name().to_owned()).collect()
+    };
     report.shard = opts.shard.map(|(k, n)| [k, n]);
     report.key_column.clone_from(&opts.key);
     report.where_fingerprint = opts.where_sql.as_deref().map(live::where_fingerprint);
@@ -653,7 +688,8 @@ struct Batch {
     /// Position of the batch in the stream (the recorder records batches in this order).
     seq: u64,
     buf: Vec<u8>,
-    /// Per row: key, value and text field as ranges of `buf` (`None`: SQL NULL).
+    /// Per row: key, value and (json columns checked against the model) the server's jsonb
+    /// text, as ranges of `buf` (`None`: SQL NULL, or not read).
     rows: Vec<[Option<Range<usize>>; 3]>,
     /// Per row, what the check found (filled by a checker).
     checked: Vec<CheckedRow>,
@@ -769,7 +805,7 @@ fn checker_count(threads: usize) -> usize {
 /// them, and this thread records them in row order (so the report, its examples included,
 /// is the one a single thread would write).
 ///
-/// Memory: with `c` checkers, `L` the largest row's bytes on the wire (its three fields)
+/// Memory: with `c` checkers, `L` the largest row's bytes on the wire (its two or three fields)
 /// and `B = max(c MiB, L + 256 KiB + 128 × 256)`, the rows buffered at any time take at
 /// most `B` in flight plus one batch being read (`L + 256 KiB + 32 KiB`) plus kept spare
 /// buffers (`3c × 512 KiB`); checking a batch takes memory proportional to that batch.
@@ -795,7 +831,7 @@ fn stream(
     } else {
         live::Describe::Redacted
     };
-    let kind = plan.kind;
+    let (kind, model, fields) = (plan.kind, plan.model, plan.fields);
     let checkers = checker_count(opts.threads);
     let budget = Budget::new(checkers.saturating_mul(BUDGET_PER_CHECKER));
     let spare_max = checkers.saturating_mul(SPARE_PER_CHECKER);
@@ -810,7 +846,7 @@ fn stream(
         let reader_done = done_tx.clone();
         s.spawn(move || {
             let mut batches = 0u64;
-            let result = read_batches(reader, budget, &spare_rx, &work_tx, &mut batches);
+            let result = read_batches(reader, fields, budget, &spare_rx, &work_tx, &mut batches);
             drop(work_tx);
             let _ = reader_done.send(Done::End { batches, result });
         });
@@ -822,7 +858,7 @@ fn stream(
                     let next = work_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok(mut batch)) = next else { break };
                     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        check_batch(&mut batch, kind, check, describe);
+                        check_batch(&mut batch, kind, model, check, describe);
                     }));
                     let msg = match checked {
                         Ok(()) => Done::Checked(batch),
@@ -862,7 +898,14 @@ fn stream(
             }
             while let Some(mut batch) = pending.remove(&next_seq) {
                 next_seq += 1;
-                record_batch(&mut batch, kind, report, describe, opts.findings.as_ref());
+                record_batch(
+                    &mut batch,
+                    kind,
+                    model,
+                    report,
+                    describe,
+                    opts.findings.as_ref(),
+                );
                 if last_progress.elapsed().as_millis() >= 200 {
                     last_progress = Instant::now();
                     progress(report.rows_read, total);
@@ -896,6 +939,7 @@ fn stream(
 /// spare), charges each to the budget and sends it to `work`, to the stream's end.
 fn read_batches(
     reader: postgres::CopyOutReader<'_>,
+    fields: usize,
     budget: &Budget,
     spare: &mpsc::Receiver<Batch>,
     work: &mpsc::Sender<Batch>,
@@ -938,13 +982,13 @@ fn read_batches(
         if count == -1 {
             break Ok(());
         }
-        if count != 3 {
+        if usize::try_from(count).ok() != Some(fields) {
             break Err(StreamError::Format(format!(
-                "binary COPY: {count} fields in a row, expected 3"
+                "binary COPY: {count} fields in a row, expected {fields}"
             )));
         }
         let mark = batch.buf.len();
-        match read_row(&mut r, &mut batch.buf) {
+        match read_row(&mut r, fields, &mut batch.buf) {
             Ok(row) => batch.rows.push(row),
             Err(e) => {
                 // Only whole rows are checked.
@@ -965,13 +1009,14 @@ fn read_batches(
     Ok(())
 }
 
-/// Reads the three fields of one row into `buf`.
+/// Reads the `fields` fields (2 or 3) of one row into `buf`; a third not read is `None`.
 fn read_row(
     r: &mut impl Read,
+    fields: usize,
     buf: &mut Vec<u8>,
 ) -> Result<[Option<Range<usize>>; 3], StreamError> {
     let mut row: [Option<Range<usize>>; 3] = [None, None, None];
-    for f in &mut row {
+    for f in row.iter_mut().take(fields) {
         let mut len = [0u8; 4];
         r.read_exact(&mut len).map_err(StreamError::Io)?;
         let len = i32::from_be_bytes(len);
@@ -990,6 +1035,7 @@ fn read_row(
 fn check_batch(
     batch: &mut Batch,
     kind: ColumnKind,
+    model: bool,
     check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     describe: live::Describe,
 ) {
@@ -997,10 +1043,11 @@ fn check_batch(
     checked.clear();
     for row in &batch.rows {
         checked.push(match batch.field(row[1].as_ref()) {
-            Some(value) => live::check_row_unfinished(
+            Some(value) => live::check_row_unfinished_model(
                 kind,
                 value,
                 batch.field(row[2].as_ref()),
+                model,
                 check,
                 describe,
             ),
@@ -1015,6 +1062,7 @@ fn check_batch(
 fn record_batch(
     batch: &mut Batch,
     kind: ColumnKind,
+    model: bool,
     report: &mut ScanReport,
     describe: live::Describe,
     sink: Option<&FindingsSink>,
@@ -1022,7 +1070,8 @@ fn record_batch(
     let checked = std::mem::take(&mut batch.checked);
     for (row, c) in batch.rows.iter().zip(checked) {
         let value = batch.field(row[1].as_ref());
-        if value.is_some()
+        if model
+            && value.is_some()
             && (kind == ColumnKind::Jsonb || (kind == ColumnKind::Json && row[2].is_some()))
         {
             report.model_checked += 1;

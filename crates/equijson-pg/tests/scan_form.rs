@@ -1,0 +1,122 @@
+//! What a scan asks the server for, seen by the server itself (`pg_stat_activity`): one
+//! form of a jsonb value (no `::text` beside the binary form), and a json column's cast to
+//! jsonb only when the jsonb path, which the model is held for, is checked.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failed expectation should abort the test loudly"
+)]
+
+#[path = "shared/pg_or_skip.rs"]
+mod pg_or_skip;
+
+use std::sync::Mutex;
+
+use equijson_check::decode::{DecodePath, Input};
+use equijson_pg::cluster::EphemeralCluster;
+use equijson_pg::connect::connect;
+use equijson_pg::live::ScanReport;
+use equijson_pg::scan::{ScanOptions, scan_with};
+
+const ROWS: i64 = 600;
+
+/// Scans `column` of `t` with `paths` (empty: all), every row slowed by the server so that
+/// the COPY is still running when the first batch is recorded; returns the report and the
+/// COPY statement the server was running then, as `pg_stat_activity` shows it.
+fn scan_and_watch(
+    cluster: &EphemeralCluster,
+    column: &str,
+    paths: &[DecodePath],
+) -> (ScanReport, String) {
+    let config = cluster.config();
+    let mut watcher = connect(&config).expect("connect");
+    let o = ScanOptions {
+        table: "t".into(),
+        column: column.into(),
+        key: Some("id".into()),
+        // 1 ms a row, only inside the COPY (not in the count at start).
+        where_sql: Some(
+            "pg_sleep(CASE WHEN current_query() LIKE 'COPY%' THEN 0.001 ELSE 0 END) IS NOT NULL"
+                .into(),
+        ),
+        where_unchecked: true,
+        threads: 1,
+        paths: paths.to_vec(),
+        ..ScanOptions::default()
+    };
+    let spec = equijson_check::dto::find("contact").expect("contact");
+    let seen: Mutex<Option<String>> = Mutex::new(None);
+    let check = |i: &Input<'_>| {
+        if paths.is_empty() {
+            (spec.check_input)(i)
+        } else {
+            (spec.check_paths)(i, paths)
+        }
+    };
+    let report = scan_with(&config, &o, "contact", &check, &mut |_, _| {
+        let mut seen = seen.lock().unwrap();
+        if seen.is_none() {
+            *seen = watcher
+                .query(
+                    "SELECT query FROM pg_stat_activity WHERE query LIKE 'COPY%' \
+                     AND pid <> pg_backend_pid()",
+                    &[],
+                )
+                .expect("pg_stat_activity")
+                .first()
+                .map(|r| r.get(0));
+        }
+    })
+    .expect("scan");
+    assert!(report.complete, "{}", report.render());
+    assert_eq!(report.rows_read, ROWS as u64);
+    let query = seen
+        .into_inner()
+        .unwrap()
+        .expect("the COPY was seen running");
+    (report, query)
+}
+
+#[test]
+fn a_scan_reads_one_form_of_a_jsonb_value_and_a_json_cast_only_for_the_jsonb_path() {
+    if !pg_or_skip::server_or_skip(
+        "a_scan_reads_one_form_of_a_jsonb_value_and_a_json_cast_only_for_the_jsonb_path",
+    ) {
+        return;
+    }
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut client = connect(cluster.config()).expect("connect");
+    let doc = r#"{"id":"c","display_name":"A","updated_at":"2026-01-01T00:00:00Z"}"#;
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE t (id int PRIMARY KEY, doc jsonb, raw json);\
+             INSERT INTO t SELECT i, '{doc}', '{doc}' FROM generate_series(1, {ROWS}) i;"
+        ))
+        .expect("setup");
+
+    // jsonb: the binary form alone; the model still checks every row.
+    let (report, query) = scan_and_watch(&cluster, "doc", &[]);
+    assert!(query.starts_with("COPY (SELECT"), "{query}");
+    assert_eq!(query.matches("\"doc\"").count(), 1, "{query}");
+    assert!(!query.contains("\"doc\"::"), "{query}");
+    assert_eq!(report.model_checked, ROWS as u64, "{}", report.render());
+    let all: Vec<&str> = DecodePath::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(report.paths, all);
+
+    // json, every path: the server's cast to jsonb is read for the model.
+    let (report, query) = scan_and_watch(&cluster, "raw", &[]);
+    assert!(query.contains("pg_catalog.jsonb"), "{query}");
+    assert_eq!(report.model_checked, ROWS as u64);
+
+    // json, direct only: no cast, no model.
+    let (report, query) = scan_and_watch(&cluster, "raw", &[DecodePath::Direct]);
+    assert!(!query.contains("jsonb"), "{query}");
+    assert_eq!(query.matches("\"raw\"").count(), 1, "{query}");
+    assert_eq!(report.model_checked, 0, "{}", report.render());
+    assert_eq!(report.paths, ["direct"]);
+    assert!(
+        report.render().contains("paths: direct\n"),
+        "{}",
+        report.render()
+    );
+}
