@@ -302,7 +302,12 @@ pub fn vet_where(client: &mut Client, opts: &ScanOptions) -> Result<(), PgError>
     result
 }
 
-fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
+/// A range of heap blocks `[start, end)` (`end` `None`: to the end of the table): one job's
+/// part of a whole-table scan with `--jobs` ([`scan_parallel`]), read with a TID range
+/// scan (PostgreSQL 14 and later; before, a filter) so that each job reads its blocks only.
+type Blocks = (u64, Option<u64>);
+
+fn plan(client: &mut Client, opts: &ScanOptions, blocks: Option<Blocks>) -> Result<Plan, PgError> {
     let resolved = table_of(client, opts)?;
     let server_major = crate::connect::server_major(client)?;
     let utf8 = client
@@ -355,6 +360,14 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
             ),
         };
         conds.push(format!("{bucket} OPERATOR(pg_catalog.=) {}", k - 1));
+    }
+    if let Some((start, end)) = blocks {
+        conds.push(format!(
+            "ctid OPERATOR(pg_catalog.>=) '({start},0)'::pg_catalog.tid"
+        ));
+        if let Some(end) = end {
+            conds.push(format!("ctid OPERATOR(pg_catalog.<) '({end},0)'::pg_catalog.tid"));
+        }
     }
     let where_clause = if conds.is_empty() {
         String::new()
@@ -466,7 +479,18 @@ pub fn scan_with(
     check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ScanReport, PgError> {
-    let config = config.into();
+    scan_blocks(config.into(), opts, None, dto, check, progress)
+}
+
+/// [`scan_with`], reading only `blocks` when given (one job of [`scan_parallel`]).
+fn scan_blocks(
+    config: ConnectConfig,
+    opts: &ScanOptions,
+    blocks: Option<Blocks>,
+    dto: &str,
+    check: &(dyn Fn(&Input<'_>) -> Report + Sync),
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<ScanReport, PgError> {
     let password = config.password();
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
     let set_snapshot = opts.snapshot.as_deref().map(set_snapshot_sql).transpose()?;
@@ -478,7 +502,7 @@ pub fn scan_with(
     if let Some(sql) = &set_snapshot {
         client.batch_execute(sql).map_err(|e| scrub(&e))?;
     }
-    let plan = plan(&mut client, opts)?;
+    let plan = plan(&mut client, opts, blocks)?;
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
     report.paths = if opts.paths.is_empty() {
@@ -623,21 +647,34 @@ pub fn scan_parallel(
         holder = Some(client);
         id
     };
+    // The whole of a table: each job reads a range of its heap blocks (so the server reads
+    // each block once, and no row computes a shard expression). A shard, or a relation
+    // without heap blocks of its own: buckets of the shard's expression.
+    let blocks = if opts.shard.is_none() {
+        table_blocks(config, opts)?
+    } else {
+        None
+    };
     let done = std::sync::atomic::AtomicU64::new(0);
     let totals = std::sync::atomic::AtomicU64::new(0);
     let results: Vec<Result<ScanReport, PgError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| {
                 let mut o = opts.clone();
+                let range = blocks.map(|b| {
+                    let at = |j: u32| b * u64::from(j) / u64::from(jobs);
+                    (at(j), (j + 1 < jobs).then(|| at(j + 1)))
+                });
                 // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
-                o.shard = Some((k0 + n0 * j, n));
+                o.shard = range.is_none().then_some((k0 + n0 * j, n));
                 o.snapshot = Some(snapshot.clone());
                 let done = &done;
                 let totals = &totals;
                 s.spawn(move || {
                     let mut last_total = 0;
                     let mut last = 0;
-                    scan_with(config, &o, dto, check, &mut |r, t| {
+                    let config = config.clone();
+                    scan_blocks(config, &o, range, dto, check, &mut |r, t| {
                         if t != last_total {
                             totals.fetch_add(t - last_total, std::sync::atomic::Ordering::Relaxed);
                             last_total = t;
@@ -646,6 +683,13 @@ pub fn scan_parallel(
                             + (r - last);
                         last = r;
                         progress(all, totals.load(std::sync::atomic::Ordering::Relaxed));
+                    })
+                    .map(|mut r| {
+                        // Block ranges cover the table once, as shards 1..=jobs do.
+                        if range.is_some() {
+                            r.shard = Some([j + 1, jobs]);
+                        }
+                        r
                     })
                 })
             })
@@ -673,6 +717,32 @@ pub fn scan_parallel(
         .reduce(|a, b| format!("{a}; {b}"));
     merged.peak_rss_bytes = peak_rss_bytes();
     Ok(merged)
+}
+
+/// The heap blocks of the table `opts` names, when it is a table or materialized view
+/// (else `None`: no blocks of its own to split).
+fn table_blocks(config: &ConnectConfig, opts: &ScanOptions) -> Result<Option<u64>, PgError> {
+    let mut client = connect(config)?;
+    crate::session::pin(&mut client)?;
+    client
+        .batch_execute("BEGIN")
+        .map_err(|e| classify(&e, None))?;
+    let table = table_of(&mut client, opts)?;
+    let blocks = if matches!(table.relkind, 'r' | 'm') {
+        let n: i64 = client
+            .query_one(
+                "SELECT pg_catalog.pg_relation_size($1::pg_catalog.oid) OPERATOR(pg_catalog./) \
+                 pg_catalog.current_setting('block_size')::pg_catalog.int8",
+                &[&table.oid],
+            )
+            .map_err(|e| classify(&e, None))?
+            .get(0);
+        u64::try_from(n).ok()
+    } else {
+        None
+    };
+    let _ = client.batch_execute("ROLLBACK");
+    Ok(blocks)
 }
 
 enum StreamError {
