@@ -366,7 +366,9 @@ fn plan(client: &mut Client, opts: &ScanOptions, blocks: Option<Blocks>) -> Resu
             "ctid OPERATOR(pg_catalog.>=) '({start},0)'::pg_catalog.tid"
         ));
         if let Some(end) = end {
-            conds.push(format!("ctid OPERATOR(pg_catalog.<) '({end},0)'::pg_catalog.tid"));
+            conds.push(format!(
+                "ctid OPERATOR(pg_catalog.<) '({end},0)'::pg_catalog.tid"
+            ));
         }
     }
     let where_clause = if conds.is_empty() {

@@ -120,3 +120,96 @@ fn a_scan_reads_one_form_of_a_jsonb_value_and_a_json_cast_only_for_the_jsonb_pat
         report.render()
     );
 }
+
+#[test]
+fn jobs_of_a_whole_table_read_block_ranges_that_cover_each_row_once() {
+    if !pg_or_skip::server_or_skip(
+        "jobs_of_a_whole_table_read_block_ranges_that_cover_each_row_once",
+    ) {
+        return;
+    }
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut client = connect(cluster.config()).expect("connect");
+    // Every row repeats a member name: each has a finding, which the sink gets with its key.
+    // Some rows deleted and others updated, so that blocks have holes and moved rows.
+    client
+        .batch_execute(
+            "CREATE TABLE t (id int PRIMARY KEY, raw json);\
+             INSERT INTO t SELECT i, '{\"a\":1,\"a\":2}' FROM generate_series(1, 6000) i;\
+             DELETE FROM t WHERE id % 7 = 0;\
+             UPDATE t SET raw = '{\"b\":1,\"b\":2}' WHERE id % 11 = 0;",
+        )
+        .expect("setup");
+    let blocks: i64 = client
+        .query_one("SELECT pg_relation_size('t') / 8192", &[])
+        .expect("size")
+        .get(0);
+    assert!(blocks > 10, "{blocks} blocks");
+    let keys = std::sync::Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink_keys = std::sync::Arc::clone(&keys);
+    let o = ScanOptions {
+        table: "t".into(),
+        column: "raw".into(),
+        key: Some("id".into()),
+        // 0.3 ms a row inside the COPY: the jobs are still reading when progress is shown.
+        where_sql: Some(
+            "pg_sleep(CASE WHEN current_query() LIKE 'COPY%' THEN 0.0003 ELSE 0 END) IS NOT NULL"
+                .into(),
+        ),
+        where_unchecked: true,
+        findings: Some(equijson_pg::FindingsSink::callback(move |f| {
+            sink_keys.lock().unwrap().push(f.key.clone());
+        })),
+        ..ScanOptions::default()
+    };
+    let spec = equijson_check::dto::find("value").expect("value");
+    let watcher = Mutex::new(connect(cluster.config()).expect("connect"));
+    let seen = Mutex::new(Vec::<String>::new());
+    let report = equijson_pg::scan::scan_parallel(
+        cluster.config(),
+        &o,
+        3,
+        "value",
+        &|i| (spec.check_input)(i),
+        &|_, _| {
+            let rows = watcher
+                .lock()
+                .unwrap()
+                .query(
+                    "SELECT query FROM pg_stat_activity WHERE query LIKE 'COPY%' \
+                     AND pid <> pg_backend_pid()",
+                    &[],
+                )
+                .expect("pg_stat_activity");
+            seen.lock()
+                .unwrap()
+                .extend(rows.iter().map(|r| r.get::<_, String>(0)));
+        },
+    )
+    .expect("scan");
+    let expected = 6000 - 6000 / 7;
+    assert!(report.complete, "{}", report.render());
+    assert_eq!((report.rows_total, report.rows_read), (expected, expected));
+    assert_eq!(report.shard, None);
+    // Each row has the same two findings (duplicate-name, and the canonical path's
+    // error-split): each key twice, every surviving row, none other.
+    let mut counts = std::collections::BTreeMap::<u64, usize>::new();
+    for k in keys.lock().unwrap().iter() {
+        *counts.entry(k.parse().expect("an id")).or_insert(0) += 1;
+    }
+    let want: Vec<u64> = (1..=6000u64).filter(|i| i % 7 != 0).collect();
+    let got: Vec<u64> = counts.keys().copied().collect();
+    assert!(got == want, "rows read: {} of {}", got.len(), want.len());
+    let twice = counts.iter().find(|&(_, &n)| n != 2);
+    assert!(
+        twice.is_none(),
+        "a row read more or less than once: {twice:?}"
+    );
+    // The jobs asked for ranges of blocks, not for a shard expression per row.
+    let seen = seen.lock().unwrap();
+    assert!(!seen.is_empty(), "no COPY seen running");
+    for q in seen.iter() {
+        assert!(q.contains("ctid OPERATOR(pg_catalog.>=)"), "{q}");
+        assert!(!q.contains("pg_catalog.mod"), "{q}");
+    }
+}
