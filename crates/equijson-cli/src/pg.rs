@@ -58,7 +58,7 @@ enum PgCommand {
     /// Round-trip generated documents through json and jsonb columns of a temporary table.
     Roundtrip(RoundtripArgs),
     /// Stream a json, jsonb or text column of a table and check every row.
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Install the SQL canonicalizer `equijson_canonical(jsonb)` (RFC 8785, plain SQL) into a schema.
     InstallSql(crate::pg_sql::InstallArgs),
     /// Remove the functions install-sql created.

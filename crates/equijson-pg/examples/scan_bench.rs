@@ -21,6 +21,7 @@
     reason = "a benchmark prints rates"
 )]
 
+use std::fmt::Write as _;
 use std::io::{BufReader, Read};
 use std::process::Command;
 use std::time::Instant;
@@ -94,10 +95,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 m.servers[i].push(per_row(server_cpu_secs(postmaster) - before, n));
                 m.clients[i].push(per_row(cpu, n));
                 rss = rss.max(peak);
-                line.push_str(&format!(
+                let _ = write!(
+                    line,
                     ", {paths} --jobs {jobs} {rate:.0} ({:.1}%)",
                     100.0 * rate / raw
-                ));
+                );
             }
             eprintln!("{line}, rss {} MiB, load {}", rss >> 20, load_average());
         }
@@ -105,6 +107,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         costs.push(m);
     }
     println!("load average at the end: {}", load_average());
+    print_tables(&table, &mut costs);
+    Ok(())
+}
+
+/// Prints the rates table and the CPU table: medians of each row count's samples.
+fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
     println!();
     print!("| rows | avg doc bytes | raw COPY rows/s |");
     for (paths, jobs) in SCANS {
@@ -112,7 +120,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(" scan peak RSS |");
     println!("|---:|---:|---:|{}---:|", "---:|".repeat(SCANS.len()));
-    for ((n, avg, rss), m) in table.iter().zip(&mut costs) {
+    for ((n, avg, rss), m) in table.iter().zip(costs.iter_mut()) {
         print!("| {n} | {avg:.0} | {:.0} |", median(&mut m.raw));
         for i in 0..SCANS.len() {
             print!(
@@ -132,7 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!();
     println!("|---:|---:|---:|---:|{}", "---:|".repeat(SCANS.len()));
-    for ((n, _, _), m) in table.iter().zip(&mut costs) {
+    for ((n, _, _), m) in table.iter().zip(costs.iter_mut()) {
         print!(
             "| {n} | {:.2} | {:.0} | {:.2} |",
             median(&mut m.raw_server),
@@ -148,7 +156,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         println!();
     }
-    Ok(())
 }
 
 /// The scans measured: `--paths` (`all`: every path) and `--jobs`.
@@ -161,9 +168,10 @@ const SCANS: [(&str, u32); 4] = [
 
 /// The system's load averages (1, 5, 15 minutes), as `/proc/loadavg` gives them.
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
+    std::fs::read_to_string("/proc/loadavg").map_or_else(
+        |_| "unknown".to_owned(),
+        |s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+    )
 }
 
 /// The competitor: the column alone.

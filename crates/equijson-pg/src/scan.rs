@@ -481,12 +481,12 @@ pub fn scan_with(
     check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ScanReport, PgError> {
-    scan_blocks(config.into(), opts, None, dto, check, progress)
+    scan_blocks(&config.into(), opts, None, dto, check, progress)
 }
 
 /// [`scan_with`], reading only `blocks` when given (one job of [`scan_parallel`]).
 fn scan_blocks(
-    config: ConnectConfig,
+    config: &ConnectConfig,
     opts: &ScanOptions,
     blocks: Option<Blocks>,
     dto: &str,
@@ -497,7 +497,7 @@ fn scan_blocks(
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
     let set_snapshot = opts.snapshot.as_deref().map(set_snapshot_sql).transpose()?;
     check_names(opts)?;
-    let mut client = connect(&config)?;
+    let mut client = connect(config)?;
     crate::session::pin(&mut client)?;
     vet_where(&mut client, opts)?;
     client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
@@ -675,7 +675,6 @@ pub fn scan_parallel(
                 s.spawn(move || {
                     let mut last_total = 0;
                     let mut last = 0;
-                    let config = config.clone();
                     scan_blocks(config, &o, range, dto, check, &mut |r, t| {
                         if t != last_total {
                             totals.fetch_add(t - last_total, std::sync::atomic::Ordering::Relaxed);
