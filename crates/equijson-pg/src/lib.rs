@@ -57,4 +57,4 @@ pub use connect::{ConnectConfig, PgError, Target};
 /// [`connect::connect`] returns).
 pub use postgres;
 pub use roundtrip::{RoundtripOptions, RoundtripReport, roundtrip};
-pub use scan::{ScanOptions, scan};
+pub use scan::{ScanOptions, scan, scan_spec};

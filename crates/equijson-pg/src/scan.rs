@@ -602,6 +602,34 @@ pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
     )
 }
 
+/// Scans with a DTO's spec (yours: [`equijson_check::dto::spec`]`::<T>()`; or one of the
+/// catalogue's) on `jobs` connections: through the paths `opts.paths` names, else those
+/// the DTO declares ([`equijson_check::dto::DtoSpec::paths`]), doing only their work
+/// ([`equijson_check::dto::DtoSpec::check_paths`]); the report's `paths` lists them.
+///
+/// # Errors
+/// As [`scan_parallel`].
+pub fn scan_spec(
+    config: impl Into<ConnectConfig>,
+    opts: &ScanOptions,
+    jobs: u32,
+    spec: &equijson_check::dto::DtoSpec,
+) -> Result<ScanReport, PgError> {
+    let mut o = opts.clone();
+    if o.paths.is_empty() {
+        o.paths = spec.paths.to_vec();
+    }
+    let paths = o.paths.clone();
+    scan_parallel(
+        config,
+        &o,
+        jobs,
+        spec.name,
+        &|i| (spec.check_paths)(i, &paths),
+        &|_, _| {},
+    )
+}
+
 /// Runs `jobs` scans in parallel on `jobs` connections, each one shard of the requested
 /// slice, all reading one snapshot (exported by a transaction held open meanwhile, unless
 /// `opts.snapshot` names one), and merges their reports (one report, `complete` only if all are).

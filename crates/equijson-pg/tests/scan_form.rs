@@ -213,3 +213,54 @@ fn jobs_of_a_whole_table_read_block_ranges_that_cover_each_row_once() {
         assert!(!q.contains("pg_catalog.mod"), "{q}");
     }
 }
+
+/// A DTO whose service decodes with `from_slice` and through jsonb only.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Quota {
+    bytes: u128,
+}
+
+impl equijson_check::dto::Dto for Quota {
+    fn paths() -> &'static [DecodePath] {
+        &[DecodePath::Direct, DecodePath::JsonbWire]
+    }
+}
+
+#[test]
+fn a_scan_checks_the_paths_the_dto_declares_unless_told_otherwise() {
+    if !pg_or_skip::server_or_skip("a_scan_checks_the_paths_the_dto_declares_unless_told_otherwise")
+    {
+        return;
+    }
+    let cluster = EphemeralCluster::start().expect("start cluster");
+    let mut client = connect(cluster.config()).expect("connect");
+    // Beyond 2^64: a u128 reads it from the text, but `Value` holds it as a double, which
+    // the dom and borrow paths then refuse as a u128.
+    client
+        .batch_execute(
+            "CREATE TABLE t (id int PRIMARY KEY, doc jsonb);\
+             INSERT INTO t VALUES (1, '{\"bytes\":36893488147419103232}'), (2, '{\"bytes\":5}');",
+        )
+        .expect("setup");
+    let spec = equijson_check::dto::spec::<Quota>();
+    let o = ScanOptions {
+        table: "t".into(),
+        column: "doc".into(),
+        key: Some("id".into()),
+        ..ScanOptions::default()
+    };
+    let declared = equijson_pg::scan_spec(cluster.config(), &o, 1, spec).expect("scan");
+    assert!(declared.complete, "{}", declared.render());
+    assert_eq!(declared.paths, ["direct", "jsonb"]);
+    assert_eq!(declared.divergences, 0, "{}", declared.render());
+    assert_eq!(declared.model_checked, 2);
+    let every = ScanOptions {
+        paths: DecodePath::ALL.to_vec(),
+        ..o
+    };
+    let all = equijson_pg::scan_spec(cluster.config(), &every, 2, spec).expect("scan");
+    assert_eq!(all.paths.len(), 5);
+    assert_eq!(all.divergences, 1, "{}", all.render());
+    assert_eq!(all.examples[0].key, "1");
+    assert_eq!(all.examples[0].class, "error-split");
+}
