@@ -8,8 +8,10 @@
 //!   declares them all), one connection;
 //!   scan --jobs 2: the same on two connections (the machine has two cores);
 //!   scan --paths direct,jsonb: only those two paths, one connection, and with --jobs 2.
-//! Each scan sample runs in a child process so that its peak RSS is its own. Ratios to raw
-//! COPY are taken per sample (interleaved), then the median.
+//! Each scan sample runs in a child process so that its peak RSS is its own. A raw COPY
+//! runs before the first scan of a sample and after each scan; each scan's ratio is to the
+//! mean of the raw COPYs just before and after it (the load of a shared machine drifts),
+//! then the median over the samples.
 //! A second table gives CPU per row: the server's (all its processes, from /proc) for the
 //! raw COPY, for the scan's own COPY query (key and value) drained unchecked, and during
 //! the scans; and each scan process's own (every thread).
@@ -74,12 +76,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let postmaster = parent_pid(backend).ok_or("no postmaster pid")?;
         let mut m = Measured::default();
         let mut rss = 0u64;
-        for s in 0..samples {
-            let before = server_cpu_secs(postmaster);
-            let raw = raw_copy(&mut client, RAW_SQL, n)?;
+        let me = i32::try_from(std::process::id())?;
+        // Raw COPY of the column: its rate, and the CPU per row of the server and of this
+        // process (which does nothing else meanwhile).
+        let raw_copy_measured = |m: &mut Measured,
+                                 client: &mut postgres::Client|
+         -> Result<f64, Box<dyn std::error::Error>> {
+            let (server, own) = (server_cpu_secs(postmaster), cpu_secs(me, false));
+            let raw = raw_copy(client, RAW_SQL, n)?;
             m.raw.push(raw);
             m.raw_server
-                .push(per_row(server_cpu_secs(postmaster) - before, n));
+                .push(per_row(server_cpu_secs(postmaster) - server, n));
+            m.raw_client.push(per_row(cpu_secs(me, false) - own, n));
+            Ok(raw)
+        };
+        for s in 0..samples {
+            let raw = raw_copy_measured(&mut m, &mut client)?;
             let before = server_cpu_secs(postmaster);
             let drained = raw_copy(&mut client, SCAN_SQL, n)?;
             m.scan_query.push(drained);
@@ -87,9 +99,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .push(per_row(server_cpu_secs(postmaster) - before, n));
             let mut line =
                 format!("sample {s}: raw {raw:.0} rows/s, scan query drained {drained:.0}");
+            // Each scan is held against the mean of the raw COPYs just before and just
+            // after it: the machine's load drifts less within that window.
+            let mut raw_before = raw;
             for (i, (paths, jobs)) in SCANS.iter().enumerate() {
                 let before = server_cpu_secs(postmaster);
                 let (rate, peak, cpu) = spawn_scan(&url, *jobs, paths)?;
+                let raw_after = raw_copy_measured(&mut m, &mut client)?;
+                let raw = f64::midpoint(raw_before, raw_after);
+                raw_before = raw_after;
                 m.scans[i].push(rate);
                 m.ratios[i].push(rate / raw);
                 m.servers[i].push(per_row(server_cpu_secs(postmaster) - before, n));
@@ -133,7 +151,7 @@ fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
     }
     println!();
     print!(
-        "| rows | server CPU µs/row, raw COPY | scan's COPY drained rows/s | server CPU µs/row, scan's COPY |"
+        "| rows | raw COPY: server / client CPU µs/row | scan's COPY drained rows/s | server CPU µs/row, scan's COPY |"
     );
     for (paths, jobs) in SCANS {
         print!(" `{paths}` --jobs {jobs}: server / client CPU µs/row |");
@@ -142,8 +160,9 @@ fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
     println!("|---:|---:|---:|---:|{}", "---:|".repeat(SCANS.len()));
     for ((n, _, _), m) in table.iter().zip(costs.iter_mut()) {
         print!(
-            "| {n} | {:.2} | {:.0} | {:.2} |",
+            "| {n} | {:.2} / {:.2} | {:.0} | {:.2} |",
             median(&mut m.raw_server),
+            median(&mut m.raw_client),
             median(&mut m.scan_query),
             median(&mut m.scan_query_server)
         );
@@ -185,6 +204,7 @@ const SCAN_SQL: &str = "COPY (SELECT NULL::text, doc FROM contacts) TO STDOUT (F
 struct Measured {
     raw: Vec<f64>,
     raw_server: Vec<f64>,
+    raw_client: Vec<f64>,
     scan_query: Vec<f64>,
     scan_query_server: Vec<f64>,
     scans: [Vec<f64>; SCANS.len()],
