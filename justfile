@@ -290,7 +290,7 @@ bench-startup-dist *ARGS:
 [group('benchmarks')]
 bench-all: bench bench-allocs bench-memory bench-cli bench-keys bench-startup
 
-# `pg scan` against raw binary COPY on seeded contact rows, peak RSS: `just bench-pg 1000000 4000000 --samples 3`.
+# `pg scan` (all paths, and `--paths direct,jsonb`; one and two jobs) against raw binary COPY on seeded contact rows, CPU per row, peak RSS: `just bench-pg 1000000 --samples 3`.
 [group('benchmarks')]
 bench-pg *ARGS:
     cargo run --release --locked -p equijson-pg --example scan_bench -- {{ARGS}}

@@ -1,8 +1,8 @@
 //! Per-row client cost of `pg scan` without a server: seeded contact documents, normalized
 //! as the server's jsonb text, run through `live::check_row` (for `perf record`).
 //!
-//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS] [fast|parts]`
-//! (`fast`: the shared-work check only; `parts`: then the pieces of a row's check timed
+//! `cargo run --release -p equijson-bench --example scan_rows -- [ROWS] [ROUNDS] [fast|paths|parts]`
+//! (the reference check, every path, and `--paths direct,jsonb`'s check; `fast`: not the reference; `paths`: only `--paths direct,jsonb`'s; `parts`: then the pieces of a row's check timed
 //! one by one). Wall and thread CPU time per row are printed.
 #![allow(
     clippy::print_stdout,
@@ -22,6 +22,12 @@ use equijson_check::props::PropsConfig;
 use equijson_pg::live::{ColumnKind, Describe, check_row};
 
 type Check = dyn Fn(&equijson_check::decode::Input<'_>) -> equijson_check::decode::Report;
+
+/// The paths of `pg scan --paths direct,jsonb`.
+const DIRECT_JSONB: &[equijson_check::decode::DecodePath] = &[
+    equijson_check::decode::DecodePath::Direct,
+    equijson_check::decode::DecodePath::JsonbWire,
+];
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,27 +59,26 @@ fn main() -> Result<(), String> {
     );
     let wire: Vec<Vec<u8>> = docs.iter().map(|d| [&[1u8][..], d].concat()).collect();
     let reference = |i: &equijson_check::decode::Input<'_>| (spec.check_reference)(i.text);
-    let checks: [(&str, &Check); 2] = [
+    let chosen = |i: &equijson_check::decode::Input<'_>| (spec.check_paths)(i, DIRECT_JSONB);
+    let checks: [(&str, &Check); 3] = [
         ("reference", &reference),
         ("check_input", &spec.check_input),
+        ("check_paths direct,jsonb", &chosen),
     ];
     for _ in 0..rounds {
         for (name, check) in checks {
-            if args.get(2).map(String::as_str) == Some("fast") && name == "reference" {
+            let mode = args.get(2).map(String::as_str);
+            if (mode == Some("fast") && name == "reference")
+                || (mode == Some("paths") && !name.starts_with("check_paths"))
+            {
                 continue;
             }
             let t = Instant::now();
             let cpu = thread_cpu_secs();
             let mut findings = 0usize;
-            for (w, d) in wire.iter().zip(&docs) {
-                findings += black_box(check_row(
-                    ColumnKind::Jsonb,
-                    w,
-                    Some(d),
-                    check,
-                    Describe::No,
-                ))
-                .len();
+            for w in &wire {
+                findings +=
+                    black_box(check_row(ColumnKind::Jsonb, w, None, check, Describe::No)).len();
             }
             let secs = t.elapsed().as_secs_f64();
             let cpu = thread_cpu_secs().zip(cpu).map_or(String::new(), |(b, a)| {

@@ -18,11 +18,13 @@ use crate::diff::{Change, DiffStyle, cut, diff_texts, unencodable_change};
 mod algebra;
 pub(crate) mod located;
 mod numbers;
+mod paths;
 mod record;
 pub mod reference;
 
 pub use algebra::accepted;
 pub use numbers::{MISREAD_FIX, Misread, PROBES, SerdeJsonNumbers, misread, serde_json_numbers};
+pub use paths::{check_input_paths, keep_paths, parse_paths};
 
 /// A way of turning JSON text into a typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -66,6 +68,15 @@ impl DecodePath {
             Self::Before => "before",
             Self::After => "after",
         }
+    }
+
+    /// The path named `name` ([`DecodePath::name`]), built-in or the user's own.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .chain([Self::Before, Self::After])
+            .find(|p| p.name() == name)
     }
 
     /// What the path does, in one line.
@@ -669,14 +680,26 @@ struct Results {
     /// Recording of a value -> its result.
     known: Vec<(Vec<u8>, PathResult)>,
     scratch: Vec<u8>,
+    /// Only one value will be decoded: nothing to share, so nothing is recorded.
+    once: bool,
 }
 
 impl Results {
+    /// For a check that decodes one value at most (the recording would be compared with
+    /// nothing).
+    fn once() -> Self {
+        Self {
+            once: true,
+            ..Self::default()
+        }
+    }
+
     /// Room for a recording of a value decoded from `text` (usually a little shorter).
     fn for_text(text: &[u8]) -> Self {
         Self {
             known: Vec::with_capacity(2),
             scratch: Vec::with_capacity(text.len().saturating_add(64)),
+            once: false,
         }
     }
 
@@ -685,7 +708,7 @@ impl Results {
             Ok(v) => v,
             Err(e) => return PathResult::Failed(e.to_string()),
         };
-        if !record::record(&v, &mut self.scratch) {
+        if self.once || !record::record(&v, &mut self.scratch) {
             return PathResult::of::<T, E>(Ok(v));
         }
         if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == self.scratch) {
@@ -758,21 +781,25 @@ fn canonical_path(
 /// number tokens, so when none of those is longer than 15 characters the RFC 8785 form is
 /// the same text (and cannot fail where the comparison form did not).
 fn canonical_forms(input: &[u8]) -> (equijson::Result<Vec<u8>>, equijson::Result<Vec<u8>>) {
-    thread_local! {
-        /// Reused between checks on a thread: its buffers stay allocated.
-        static COMPARISON: std::cell::RefCell<equijson::Canonicalizer> =
-            std::cell::RefCell::new(equijson::Canonicalizer::new(equijson::Options::comparison()));
-    }
-    let comparison = COMPARISON.with(|c| match c.try_borrow_mut() {
-        Ok(mut c) => c.canonicalize(input),
-        // Only if a check runs inside another's canonicalization (it cannot): a fresh one.
-        Err(_) => equijson::canonicalize_with(input, &equijson::Options::comparison()),
-    });
-    match comparison {
+    match comparison_form(input) {
         Ok(c) if short_integer_tokens(&c) => (Ok(c.clone()), Ok(c)),
         Ok(c) => (equijson::canonicalize(input), Ok(c)),
         Err(e) => (equijson::canonicalize(input), Err(e)),
     }
+}
+
+/// [`input_comparison_form`] with a canonicalizer kept per thread (its buffers stay
+/// allocated between checks).
+fn comparison_form(input: &[u8]) -> equijson::Result<Vec<u8>> {
+    thread_local! {
+        static COMPARISON: std::cell::RefCell<equijson::Canonicalizer> =
+            std::cell::RefCell::new(equijson::Canonicalizer::new(equijson::Options::comparison()));
+    }
+    COMPARISON.with(|c| match c.try_borrow_mut() {
+        Ok(mut c) => c.canonicalize(input),
+        // Only if a check runs inside another's canonicalization (it cannot): a fresh one.
+        Err(_) => equijson::canonicalize_with(input, &equijson::Options::comparison()),
+    })
 }
 
 /// Whether every number token of canonical JSON `text` that is made of digits and `-`

@@ -58,7 +58,7 @@ enum PgCommand {
     /// Round-trip generated documents through json and jsonb columns of a temporary table.
     Roundtrip(RoundtripArgs),
     /// Stream a json, jsonb or text column of a table and check every row.
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Install the SQL canonicalizer `equijson_canonical(jsonb)` (RFC 8785, plain SQL) into a schema.
     InstallSql(crate::pg_sql::InstallArgs),
     /// Remove the functions install-sql created.
@@ -106,9 +106,10 @@ pub(crate) enum Format {
 
 const SCAN_HELP: &str = "\
 Streams the column with binary COPY inside a read-only, repeatable-read transaction that
-always ends with ROLLBACK (never the whole table in memory). Per row: the decode paths of the DTO (default `value`);
-for jsonb, the jsonb model against the server's own jsonb text, and canonical(text form)
-against canonical(binary form). Identifiers are quoted (`--table a.b` is schema a, table
+always ends with ROLLBACK (never the whole table in memory). Per row: the decode paths of the DTO (default `value`):
+those it declares, or --paths; for jsonb, the jsonb model against the server's own jsonb
+text (only when the jsonb path is checked). One form of a jsonb value is read: its binary
+form, which is the server's text behind a version byte. Identifiers are quoted (`--table a.b` is schema a, table
 b; a bare name is resolved with your role's default search_path; names over 63 bytes are
 refused). Values are redacted in reports unless --show-values.
 
@@ -156,6 +157,14 @@ struct ScanArgs {
     /// The DTO (see `equijson dtos`); default `value`.
     #[arg(long, value_name = "NAME")]
     dto: Option<String>,
+    /// Check these decode paths only (comma-separated: dom, direct, borrow, jsonb,
+    /// canonical; before, after for a DTO with a refactor) instead of those the DTO
+    /// declares: other paths are not run, their findings not reported.
+    #[arg(long, value_name = "PATHS", value_delimiter = ',', value_parser = parse_path, conflicts_with = "all_paths")]
+    paths: Vec<equijson_check::decode::DecodePath>,
+    /// Check every decode path, not only those the DTO declares.
+    #[arg(long)]
+    all_paths: bool,
     /// Only rows matching this SQL condition (runs in the read-only transaction). Vetted
     /// by the server first: functions and operators must be `pg_catalog`'s and not volatile,
     /// relations tables or materialized views.
@@ -357,10 +366,18 @@ fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
         where_unchecked: a.where_unchecked,
         allow_view: a.allow_view,
         findings: findings.clone(),
+        paths: match scan_paths(spec, a) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("equijson: error: {e}");
+                return Status::Environment;
+            }
+        },
     };
     let bar = Progress::new(a.format == Format::Human && std::io::stderr().is_terminal());
+    let paths = opts.paths.as_slice();
     let check = |b: &equijson_check::decode::Input<'_>| {
-        crate::accept::apply((spec.check_input)(b), &a.accept)
+        crate::accept::apply((spec.check_paths)(b, paths), &a.accept)
     };
     let result = scan_parallel(
         target.config(),
@@ -395,6 +412,46 @@ fn run_scan(a: &ScanArgs, ctx: &crate::Ctx) -> Status {
         Ok(report) => emit_scan(&report, a.format),
         Err(e) => fail(&e),
     }
+}
+
+/// A decode path by its name (`--paths`).
+fn parse_path(s: &str) -> Result<equijson_check::decode::DecodePath, String> {
+    equijson_check::decode::parse_paths(s)?
+        .first()
+        .copied()
+        .ok_or_else(|| "no decode path named".to_owned())
+}
+
+/// The paths a scan checks: `--paths`, `--all-paths` (every built-in path, and the DTO's
+/// own functions), else those the DTO declares; in report order.
+fn scan_paths(
+    spec: &equijson_check::dto::DtoSpec,
+    a: &ScanArgs,
+) -> Result<Vec<equijson_check::decode::DecodePath>, String> {
+    use equijson_check::decode::DecodePath;
+    let functions = [DecodePath::Before, DecodePath::After];
+    let mut paths: Vec<DecodePath> = if a.all_paths {
+        DecodePath::ALL
+            .into_iter()
+            .chain(functions.into_iter().filter(|p| spec.paths.contains(p)))
+            .collect()
+    } else if a.paths.is_empty() {
+        spec.paths.to_vec()
+    } else {
+        a.paths.clone()
+    };
+    if let Some(p) = paths
+        .iter()
+        .find(|p| functions.contains(p) && !spec.paths.contains(p))
+    {
+        return Err(format!(
+            "--paths {p}: the DTO {} declares no decode functions of its own (Dto::refactor)",
+            spec.name
+        ));
+    }
+    paths.sort_unstable();
+    paths.dedup();
+    Ok(paths)
 }
 
 /// Prints a scan report; exit 2 when incomplete, 1 when divergent. A JSON report carries

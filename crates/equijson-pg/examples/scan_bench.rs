@@ -4,12 +4,17 @@
 //! (default: 1000000 rows, 3 samples). For each row count: an ephemeral cluster, a seeded
 //! contacts table (`doc jsonb`), then interleaved samples of
 //!   raw:  `COPY (SELECT doc FROM contacts) TO STDOUT (FORMAT binary)`, every tuple parsed;
-//!   scan: `pg scan --column doc --dto contact` with every check on, one connection;
-//!   scan --jobs 2: the same on two connections (the machine has two cores).
-//! Each scan sample runs in a child process so that its peak RSS is its own.
+//!   scan: `pg scan --column doc --dto contact` with every path (the catalogue DTO
+//!   declares them all), one connection;
+//!   scan --jobs 2: the same on two connections (the machine has two cores);
+//!   scan --paths direct,jsonb: only those two paths, one connection, and with --jobs 2.
+//! Each scan sample runs in a child process so that its peak RSS is its own. A raw COPY
+//! runs before the first scan of a sample and after each scan; each scan's ratio is to the
+//! mean of the raw COPYs just before and after it (the load of a shared machine drifts),
+//! then the median over the samples.
 //! A second table gives CPU per row: the server's (all its processes, from /proc) for the
-//! raw COPY, for the scan's own COPY query (key, value and the value's text) drained
-//! unchecked, and during the scan; and the scan process's own (every thread).
+//! raw COPY, for the scan's own COPY query (key and value) drained unchecked, and during
+//! the scans; and each scan process's own (every thread).
 
 #![allow(
     clippy::print_stdout,
@@ -18,6 +23,7 @@
     reason = "a benchmark prints rates"
 )]
 
+use std::fmt::Write as _;
 use std::io::{BufReader, Read};
 use std::process::Command;
 use std::time::Instant;
@@ -45,10 +51,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if rows.is_empty() {
         rows.push(1_000_000);
     }
-    println!(
-        "| rows | avg doc bytes | raw COPY rows/s | scan rows/s (1 conn) | scan / raw | scan rows/s (--jobs 2) | jobs 2 / raw | scan peak RSS |"
-    );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("load average at the start: {}", load_average());
+    let mut table = Vec::new();
     let mut costs = Vec::new();
     for n in rows {
         let cluster = EphemeralCluster::start()?;
@@ -70,74 +74,143 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let url = cluster.connection_string();
         let backend: i32 = client.query_one("SELECT pg_backend_pid()", &[])?.get(0);
         let postmaster = parent_pid(backend).ok_or("no postmaster pid")?;
-        let (mut raw, mut one, mut two, mut rss) = (Vec::new(), Vec::new(), Vec::new(), 0u64);
-        let mut cost = Cost::default();
+        let mut m = Measured::default();
+        let mut rss = 0u64;
+        let me = i32::try_from(std::process::id())?;
+        // Raw COPY of the column: its rate, and the CPU per row of the server and of this
+        // process (which does nothing else meanwhile).
+        let raw_copy_measured = |m: &mut Measured,
+                                 client: &mut postgres::Client|
+         -> Result<f64, Box<dyn std::error::Error>> {
+            let (server, own) = (server_cpu_secs(postmaster), cpu_secs(me, false));
+            let raw = raw_copy(client, RAW_SQL, n)?;
+            m.raw.push(raw);
+            m.raw_server
+                .push(per_row(server_cpu_secs(postmaster) - server, n));
+            m.raw_client.push(per_row(cpu_secs(me, false) - own, n));
+            Ok(raw)
+        };
         for s in 0..samples {
-            let before = server_cpu_secs(postmaster);
-            raw.push(raw_copy(&mut client, RAW_SQL, n)?);
-            cost.raw_server
-                .push(per_row(server_cpu_secs(postmaster) - before, n));
+            let raw = raw_copy_measured(&mut m, &mut client)?;
             let before = server_cpu_secs(postmaster);
             let drained = raw_copy(&mut client, SCAN_SQL, n)?;
-            cost.scan_query.push(drained);
-            cost.scan_query_server
+            m.scan_query.push(drained);
+            m.scan_query_server
                 .push(per_row(server_cpu_secs(postmaster) - before, n));
-            let before = server_cpu_secs(postmaster);
-            let (r1, m1, cpu1) = spawn_scan(&url, 1)?;
-            cost.scan_server
-                .push(per_row(server_cpu_secs(postmaster) - before, n));
-            cost.scan_client.push(per_row(cpu1, n));
-            let (r2, m2, _) = spawn_scan(&url, 2)?;
-            one.push(r1);
-            two.push(r2);
-            rss = rss.max(m1).max(m2);
-            eprintln!(
-                "sample {s}: raw {:.0} rows/s, scan query drained {drained:.0} rows/s, scan {r1:.0} rows/s, scan --jobs 2 {r2:.0} rows/s, rss {} MiB",
-                raw[s],
-                m1.max(m2) >> 20
+            let mut line =
+                format!("sample {s}: raw {raw:.0} rows/s, scan query drained {drained:.0}");
+            // Each scan is held against the mean of the raw COPYs just before and just
+            // after it: the machine's load drifts less within that window.
+            let mut raw_before = raw;
+            for (i, (paths, jobs)) in SCANS.iter().enumerate() {
+                let before = server_cpu_secs(postmaster);
+                let (rate, peak, cpu) = spawn_scan(&url, *jobs, paths)?;
+                let raw_after = raw_copy_measured(&mut m, &mut client)?;
+                let raw = f64::midpoint(raw_before, raw_after);
+                raw_before = raw_after;
+                m.scans[i].push(rate);
+                m.ratios[i].push(rate / raw);
+                m.servers[i].push(per_row(server_cpu_secs(postmaster) - before, n));
+                m.clients[i].push(per_row(cpu, n));
+                rss = rss.max(peak);
+                let _ = write!(
+                    line,
+                    ", {paths} --jobs {jobs} {rate:.0} ({:.1}%)",
+                    100.0 * rate / raw
+                );
+            }
+            eprintln!("{line}, rss {} MiB, load {}", rss >> 20, load_average());
+        }
+        table.push((n, avg, rss));
+        costs.push(m);
+    }
+    println!("load average at the end: {}", load_average());
+    print_tables(&table, &mut costs);
+    Ok(())
+}
+
+/// Prints the rates table and the CPU table: medians of each row count's samples.
+fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
+    println!();
+    print!("| rows | avg doc bytes | raw COPY rows/s |");
+    for (paths, jobs) in SCANS {
+        print!(" `{paths}` --jobs {jobs} rows/s (vs raw) |");
+    }
+    println!(" scan peak RSS |");
+    println!("|---:|---:|---:|{}---:|", "---:|".repeat(SCANS.len()));
+    for ((n, avg, rss), m) in table.iter().zip(costs.iter_mut()) {
+        print!("| {n} | {avg:.0} | {:.0} |", median(&mut m.raw));
+        for i in 0..SCANS.len() {
+            print!(
+                " {:.0} ({:.1}%) |",
+                median(&mut m.scans[i]),
+                100.0 * median(&mut m.ratios[i])
             );
         }
-        costs.push((n, cost));
-        let (r, o, t2) = (median(&mut raw), median(&mut one), median(&mut two));
-        println!(
-            "| {n} | {avg:.0} | {r:.0} | {o:.0} | {:.1}% | {t2:.0} | {:.1}% | {:.1} MiB |",
-            100.0 * o / r,
-            100.0 * t2 / r,
-            rss as f64 / 1_048_576.0
-        );
+        println!(" {:.1} MiB |", *rss as f64 / 1_048_576.0);
     }
     println!();
-    println!(
-        "| rows | server CPU µs/row, raw COPY | scan's COPY drained rows/s | server CPU µs/row, scan's COPY | server CPU µs/row during scan | client CPU µs/row, scan (all threads) |"
+    print!(
+        "| rows | raw COPY: server / client CPU µs/row | scan's COPY drained rows/s | server CPU µs/row, scan's COPY |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|");
-    for (n, mut c) in costs {
-        println!(
-            "| {n} | {:.2} | {:.0} | {:.2} | {:.2} | {:.2} |",
-            median(&mut c.raw_server),
-            median(&mut c.scan_query),
-            median(&mut c.scan_query_server),
-            median(&mut c.scan_server),
-            median(&mut c.scan_client)
-        );
+    for (paths, jobs) in SCANS {
+        print!(" `{paths}` --jobs {jobs}: server / client CPU µs/row |");
     }
-    Ok(())
+    println!();
+    println!("|---:|---:|---:|---:|{}", "---:|".repeat(SCANS.len()));
+    for ((n, _, _), m) in table.iter().zip(costs.iter_mut()) {
+        print!(
+            "| {n} | {:.2} / {:.2} | {:.0} | {:.2} |",
+            median(&mut m.raw_server),
+            median(&mut m.raw_client),
+            median(&mut m.scan_query),
+            median(&mut m.scan_query_server)
+        );
+        for i in 0..SCANS.len() {
+            print!(
+                " {:.2} / {:.2} |",
+                median(&mut m.servers[i]),
+                median(&mut m.clients[i])
+            );
+        }
+        println!();
+    }
+}
+
+/// The scans measured: `--paths` (`all`: every path) and `--jobs`.
+const SCANS: [(&str, u32); 4] = [
+    ("all", 1),
+    ("all", 2),
+    ("direct,jsonb", 1),
+    ("direct,jsonb", 2),
+];
+
+/// The system's load averages (1, 5, 15 minutes), as `/proc/loadavg` gives them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map_or_else(
+        |_| "unknown".to_owned(),
+        |s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+    )
 }
 
 /// The competitor: the column alone.
 const RAW_SQL: &str = "COPY (SELECT doc FROM contacts) TO STDOUT (FORMAT binary)";
-/// What `pg scan` asks the server for (key, value, the value's text form), drained unchecked.
-const SCAN_SQL: &str =
-    "COPY (SELECT NULL::text, doc, doc::text FROM contacts) TO STDOUT (FORMAT binary)";
+/// What `pg scan` asks the server for on a jsonb column (key, value), drained unchecked.
+const SCAN_SQL: &str = "COPY (SELECT NULL::text, doc FROM contacts) TO STDOUT (FORMAT binary)";
 
-/// Medians of per-row costs, in µs.
+/// The samples of one row count: rates (rows/s), ratios to the same sample's raw COPY,
+/// CPU per row (µs); per scan of [`SCANS`] where indexed.
 #[derive(Default)]
-struct Cost {
+struct Measured {
+    raw: Vec<f64>,
     raw_server: Vec<f64>,
+    raw_client: Vec<f64>,
     scan_query: Vec<f64>,
     scan_query_server: Vec<f64>,
-    scan_server: Vec<f64>,
-    scan_client: Vec<f64>,
+    scans: [Vec<f64>; SCANS.len()],
+    ratios: [Vec<f64>; SCANS.len()],
+    servers: [Vec<f64>; SCANS.len()],
+    clients: [Vec<f64>; SCANS.len()],
 }
 
 fn per_row(secs: f64, rows: u64) -> f64 {
@@ -249,9 +322,13 @@ fn raw_copy(
 }
 
 /// Runs one scan in a child process: (rows/s, peak RSS bytes, CPU seconds of the scan).
-fn spawn_scan(url: &str, jobs: u32) -> Result<(f64, u64, f64), Box<dyn std::error::Error>> {
+fn spawn_scan(
+    url: &str,
+    jobs: u32,
+    paths: &str,
+) -> Result<(f64, u64, f64), Box<dyn std::error::Error>> {
     let out = Command::new(std::env::current_exe()?)
-        .args(["--child-scan", url, &jobs.to_string()])
+        .args(["--child-scan", url, &jobs.to_string(), paths])
         .output()?;
     if !out.status.success() {
         return Err(format!(
@@ -274,7 +351,12 @@ fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let config: postgres::Config = url.parse()?;
     let cpu_before = cpu_secs(i32::try_from(std::process::id())?, false);
     let spec = equijson_check::dto::find("contact").ok_or("contact")?;
+    let paths = match args.get(2).map(String::as_str) {
+        None | Some("all") => spec.paths.to_vec(),
+        Some(list) => equijson_check::decode::parse_paths(list)?,
+    };
     let opts = ScanOptions {
+        paths: paths.clone(),
         table: "contacts".into(),
         column: "doc".into(),
         // Checker threads per connection (default: one per core).
@@ -289,7 +371,7 @@ fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         &opts,
         jobs,
         spec.name,
-        &|b| (spec.check_input)(b),
+        &|b| (spec.check_paths)(b, &paths),
         &|_, _| {},
     )?;
     if !report.complete || report.divergences != 0 {

@@ -59,4 +59,4 @@ pub use connect::{ConnectConfig, PgError, Target};
 /// [`connect::connect`] returns).
 pub use postgres;
 pub use roundtrip::{RoundtripFailure, RoundtripOptions, RoundtripReport, roundtrip};
-pub use scan::{ScanOptions, scan};
+pub use scan::{ScanOptions, scan, scan_spec};

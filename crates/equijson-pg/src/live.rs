@@ -160,24 +160,18 @@ fn shown(bytes: &[u8], show_values: bool) -> String {
     }
 }
 
-/// Canonical forms compared: both canonicalize to the same bytes, or both fail alike.
-fn same_canonical(a: &[u8], b: &[u8]) -> bool {
-    match (equijson::canonicalize(a), equijson::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        (Err(x), Err(y)) => x.kind() == y.kind(),
-        _ => false,
-    }
-}
-
 /// Checks one scanned value.
 ///
 /// `binary` is the value as the server sent it in binary format (jsonb: `0x01` + text;
-/// json and text: the text), `text` its text-format output when fetched (for `json`
-/// columns: the server's `::jsonb::text` of the value, where it was safe to cast). `check` runs the
-/// decode paths of the DTO (given the jsonb model's text of the value when the check
-/// computed it, so that it is not computed twice). Checked: the binary form is readable; for jsonb, the model,
-/// fed the server's own jsonb text, predicts exactly that text; canonical(text form) equals
-/// canonical(binary form); the decode paths agree on the value.
+/// json and text: the text). `text` is, for a `json` column, the server's
+/// `::jsonb::text` of the value where it was safe to cast (`None` elsewhere); for jsonb
+/// and text columns it is not used (pass `None`): a jsonb value's binary form already is
+/// `jsonb_out`'s text behind a version byte, so its text form would be the same bytes
+/// again. `check` runs the decode paths of the DTO (given the jsonb model's text of the
+/// value when the check computed it, so that it is not computed twice). Checked: the
+/// binary form is readable (version 1, then the text); for jsonb, the model, fed the
+/// server's own jsonb text, predicts exactly that text; for json, the model predicts the
+/// server's cast; the decode paths agree on the value.
 pub fn check_row(
     kind: ColumnKind,
     binary: &[u8],
@@ -258,6 +252,21 @@ pub fn check_row_unfinished(
     check: &dyn Fn(&Input<'_>) -> Report,
     describe: Describe,
 ) -> CheckedRow {
+    check_row_unfinished_model(kind, binary, text, true, check, describe)
+}
+
+/// [`check_row_unfinished`] with the jsonb model's checks on or off: `model` off (when the
+/// jsonb decode path is not among the paths checked, `pg scan --paths` without `jsonb`)
+/// skips the model against the server's text and hands `check` the bare text, so that
+/// nothing the chosen paths do not need is computed.
+pub fn check_row_unfinished_model(
+    kind: ColumnKind,
+    binary: &[u8],
+    text: Option<&[u8]>,
+    model: bool,
+    check: &dyn Fn(&Input<'_>) -> Report,
+    describe: Describe,
+) -> CheckedRow {
     let show_values = describe.show_values();
     let mut out = Vec::new();
     let value: &[u8] = match kind {
@@ -280,12 +289,12 @@ pub fn check_row_unfinished(
     let mut model_text = None;
     // The usual jsonb row: the server's text is already in the model's output form, as a
     // one-pass test shows without running the model (which would give it back unchanged).
-    let unchanged = kind != ColumnKind::Text && jsonb::is_normalized(value);
+    let unchanged = model && kind != ColumnKind::Text && jsonb::is_normalized(value);
     // Every text the model is held against here is one the server already holds as jsonb
     // (a stored value, or its own cast): its depth was accepted, whatever the server's
     // `max_stack_depth` was then, so the model's nesting limit does not apply.
     let accepted = JsonbOptions::default().server_accepted();
-    if kind == ColumnKind::Jsonb && !unchanged {
+    if model && kind == ColumnKind::Jsonb && !unchanged {
         let model = model_text.insert(jsonb::normalize(value, &accepted));
         match model {
             Ok(model) if model.as_bytes() == value => {}
@@ -308,7 +317,7 @@ pub fn check_row_unfinished(
             )),
         }
     }
-    if kind == ColumnKind::Json {
+    if model && kind == ColumnKind::Json {
         // For json, `text` is the server's own `value::jsonb::text` (fetched only where the
         // cast cannot fail): the model must predict it exactly.
         if let Some(server) = text.filter(|&s| !(unchanged && s == value)) {
@@ -335,18 +344,6 @@ pub fn check_row_unfinished(
                     ),
                 )),
             }
-        }
-    } else if let Some(t) = text {
-        // Identical bytes need no canonicalization (the usual case for jsonb).
-        if t != value && !same_canonical(t, value) {
-            out.push(finding(
-                LiveClass::TextBinary,
-                format!(
-                    "canonical(text form {}) differs from canonical(binary form {})",
-                    shown(t, show_values),
-                    shown(value, show_values)
-                ),
-            ));
         }
     }
     let report = check(&match &model_text {
@@ -501,6 +498,11 @@ pub struct ScanReport {
     pub column_type: Option<ColumnKind>,
     /// The DTO the rows were decoded into.
     pub dto: String,
+    /// The decode paths checked ([`equijson_check::decode::DecodePath::name`]s): the DTO's
+    /// declared paths, or `--paths`. Findings of other paths are not reported; the jsonb
+    /// model runs only when `jsonb` is among them. Empty in reports that did not say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
     /// Shard `[k, n]` (1-based k) when the scan was one slice of the table.
     pub shard: Option<[u32; 2]>,
     /// The key column (`--key`): it names the rows, and shards are buckets of its hash;
@@ -525,7 +527,8 @@ pub struct ScanReport {
     /// Rows with at least one finding the DTO (or `--accept`) does not declare.
     pub divergences: u64,
     /// Rows whose value the jsonb model was held against the server's own jsonb text
-    /// (every non-NULL jsonb row; json rows the server could safely cast).
+    /// (every non-NULL jsonb row; json rows the server could safely cast), when the jsonb
+    /// path is among the paths checked (else 0: the model is not run).
     #[serde(default)]
     pub model_checked: u64,
     /// Rows whose findings are all accepted, or consistent rejections (`declared` in
@@ -582,6 +585,7 @@ impl ScanReport {
             column: column.to_owned(),
             column_type: None,
             dto: dto.to_owned(),
+            paths: Vec::new(),
             shard: None,
             key_column: None,
             where_fingerprint: None,
@@ -684,6 +688,7 @@ impl ScanReport {
             return Err(MergeError::NoReports);
         };
         let mut out = ScanReport::new(&first.table, &first.column, &first.dto);
+        out.paths.clone_from(&first.paths);
         out.column_type = first.column_type;
         out.key_column.clone_from(&first.key_column);
         out.where_fingerprint.clone_from(&first.where_fingerprint);
@@ -797,6 +802,24 @@ impl ScanReport {
                 ),
             ));
         }
+        if r.paths != first.paths {
+            let shown = |r: &ScanReport| {
+                if r.paths.is_empty() {
+                    "paths not recorded".to_owned()
+                } else {
+                    format!("paths {}", r.paths.join(","))
+                }
+            };
+            return Err(MergeError::mismatch(
+                Mismatch::Scan,
+                format!(
+                    "cannot merge {label} ({}) with {first_label} ({}): the rows were checked \
+                 through different decode paths",
+                    shown(r),
+                    shown(first)
+                ),
+            ));
+        }
         if r.serde_json_numbers != first.serde_json_numbers {
             return Err(MergeError::mismatch(
                 Mismatch::SerdeJsonNumbers,
@@ -855,6 +878,9 @@ impl ScanReport {
             escape(&self.column),
             escape(&self.dto)
         );
+        if !self.paths.is_empty() {
+            let _ = writeln!(s, "paths: {}", escape(&self.paths.join(", ")));
+        }
         let _ = writeln!(s, "serde_json numbers: {}", self.serde_json_numbers);
         let _ = writeln!(s, "rows_total: {}", self.rows_total);
         let _ = writeln!(s, "rows_read: {}", self.rows_read);

@@ -34,7 +34,7 @@ pub enum MergeError {
 /// In which respect two reports that cannot be merged differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mismatch {
-    /// Another table, column or DTO.
+    /// Another table, column or DTO, or other decode paths checked.
     Scan,
     /// Decoded by programs whose `serde_json` reads numbers differently.
     SerdeJsonNumbers,

@@ -29,7 +29,9 @@ pub enum LiveClass {
     ModelRejects,
     /// `model-sqlstate`: both reject, with different SQLSTATEs.
     ModelSqlstate,
-    /// `text-binary`: canonical(text form) differs from canonical(binary form).
+    /// `text-binary`: canonical(text form) differed from canonical(binary form). Written by
+    /// earlier versions' scans (which read both forms of a jsonb value), read in their
+    /// reports; no longer found (a scan reads one form).
     TextBinary,
     /// `json-not-verbatim`: a `json` value did not come back as sent.
     JsonNotVerbatim,

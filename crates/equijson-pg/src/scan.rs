@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::findings::FindingsSink;
 use crate::live::{self, CheckedRow, ColumnKind, LiveClass, ScanReport};
-use equijson_check::decode::{Input, Report};
+use equijson_check::decode::{DecodePath, Input, Report};
 use postgres::Client;
 
 use crate::connect::{ConnectConfig, PgError, classify, connect};
@@ -79,6 +79,20 @@ pub struct ScanOptions {
     /// then described (redacted unless `show_values`), not only the examples. Clones of
     /// these options (the jobs of [`scan_parallel`]) share the one sink.
     pub findings: Option<FindingsSink>,
+    /// The decode paths the check runs (`--paths`, else the DTO's declared ones; empty:
+    /// every built-in path), recorded in the report. The scan reads and computes only
+    /// what they need: without [`DecodePath::JsonbWire`] no jsonb model runs and a json
+    /// column's server-side `::jsonb` cast is not fetched. The check given to the scan
+    /// must run these paths ([`equijson_check::dto::DtoSpec::check_paths`]).
+    pub paths: Vec<DecodePath>,
+}
+
+impl ScanOptions {
+    /// Whether the jsonb path is checked, so the jsonb model is held against the server.
+    #[must_use]
+    pub fn jsonb_model(&self) -> bool {
+        self.paths.is_empty() || self.paths.contains(&DecodePath::JsonbWire)
+    }
 }
 
 /// `SET TRANSACTION SNAPSHOT` for an exported snapshot id (hex digits and `-` only, as
@@ -171,6 +185,11 @@ pub fn parse_shard(s: &str) -> Result<(u32, u32), ShardError> {
 
 struct Plan {
     kind: ColumnKind,
+    /// Fields per row: key and value, and for a json column checked against the jsonb
+    /// model the server's `::jsonb::text` of the value.
+    fields: usize,
+    /// Whether the jsonb model is held against the server.
+    model: bool,
     /// The table's oid, resolved once (the session's `search_path` is pinned, so the
     /// name must not be looked up again).
     table_oid: u32,
@@ -283,7 +302,12 @@ pub fn vet_where(client: &mut Client, opts: &ScanOptions) -> Result<(), PgError>
     result
 }
 
-fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
+/// A range of heap blocks `[start, end)` (`end` `None`: to the end of the table): one job's
+/// part of a whole-table scan with `--jobs` ([`scan_parallel`]), read with a TID range
+/// scan (PostgreSQL 14 and later; before, a filter) so that each job reads its blocks only.
+type Blocks = (u64, Option<u64>);
+
+fn plan(client: &mut Client, opts: &ScanOptions, blocks: Option<Blocks>) -> Result<Plan, PgError> {
     let resolved = table_of(client, opts)?;
     let server_major = crate::connect::server_major(client)?;
     let utf8 = client
@@ -337,6 +361,16 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         };
         conds.push(format!("{bucket} OPERATOR(pg_catalog.=) {}", k - 1));
     }
+    if let Some((start, end)) = blocks {
+        conds.push(format!(
+            "ctid OPERATOR(pg_catalog.>=) '({start},0)'::pg_catalog.tid"
+        ));
+        if let Some(end) = end {
+            conds.push(format!(
+                "ctid OPERATOR(pg_catalog.<) '({end},0)'::pg_catalog.tid"
+            ));
+        }
+    }
     let where_clause = if conds.is_empty() {
         String::new()
     } else {
@@ -350,19 +384,27 @@ fn plan(client: &mut Client, opts: &ScanOptions) -> Result<Plan, PgError> {
         || "NULL::pg_catalog.text".to_owned(),
         crate::session::key_text,
     );
+    // One form of the value: its binary form. A jsonb value's is `jsonb_out`'s text behind
+    // a version byte, so its text form would be the same bytes again (and twice the
+    // server's work); json and text values are their text. Only a json column checked
+    // against the jsonb model also needs the server's cast of the value to jsonb.
+    let model = opts.jsonb_model();
     let text_sel = match kind {
-        ColumnKind::Jsonb => format!("{col}::pg_catalog.text"),
-        ColumnKind::Json => json_as_jsonb(&col, server_major, utf8),
-        ColumnKind::Text => "NULL::pg_catalog.text".to_owned(),
+        ColumnKind::Json if model => Some(json_as_jsonb(&col, server_major, utf8)),
+        _ => None,
     };
+    let fields = if text_sel.is_some() { 3 } else { 2 };
+    let text_sel = text_sel.map(|t| format!(", {t}")).unwrap_or_default();
     Ok(Plan {
         kind,
+        fields,
+        model,
         table_oid: resolved.oid,
         count_sql: format!(
             "SELECT pg_catalog.count(*) FROM (SELECT 1 FROM {table}{where_clause}{limit}) AS s"
         ),
         copy_sql: format!(
-            "COPY (SELECT {key_sel}, {col}, {text_sel} FROM {table}{where_clause}{limit}) TO STDOUT (FORMAT binary)"
+            "COPY (SELECT {key_sel}, {col}{text_sel} FROM {table}{where_clause}{limit}) TO STDOUT (FORMAT binary)"
         ),
     })
 }
@@ -439,21 +481,40 @@ pub fn scan_with(
     check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<ScanReport, PgError> {
-    let config = config.into();
+    scan_blocks(&config.into(), opts, None, dto, check, progress)
+}
+
+/// [`scan_with`], reading only `blocks` when given (one job of [`scan_parallel`]).
+fn scan_blocks(
+    config: &ConnectConfig,
+    opts: &ScanOptions,
+    blocks: Option<Blocks>,
+    dto: &str,
+    check: &(dyn Fn(&Input<'_>) -> Report + Sync),
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<ScanReport, PgError> {
     let password = config.password();
     let scrub = |e: &postgres::Error| classify(e, password.as_deref());
     let set_snapshot = opts.snapshot.as_deref().map(set_snapshot_sql).transpose()?;
     check_names(opts)?;
-    let mut client = connect(&config)?;
+    let mut client = connect(config)?;
     crate::session::pin(&mut client)?;
     vet_where(&mut client, opts)?;
     client.batch_execute(BEGIN).map_err(|e| scrub(&e))?;
     if let Some(sql) = &set_snapshot {
         client.batch_execute(sql).map_err(|e| scrub(&e))?;
     }
-    let plan = plan(&mut client, opts)?;
+    let plan = plan(&mut client, opts, blocks)?;
     let mut report = ScanReport::new(&opts.table, &opts.column, dto);
     report.column_type = Some(plan.kind);
+    report.paths = if opts.paths.is_empty() {
+        DecodePath::ALL
+            .iter()
+            .map(|p| p.name().to_owned())
+            .collect()
+    } else {
+        opts.paths.iter().map(|p| p.name().to_owned()).collect()
+    };
     report.shard = opts.shard.map(|(k, n)| [k, n]);
     report.key_column.clone_from(&opts.key);
     report.where_fingerprint = opts.where_sql.as_deref().map(live::where_fingerprint);
@@ -541,6 +602,34 @@ pub fn scan<T: serde::de::DeserializeOwned + serde::Serialize>(
     )
 }
 
+/// Scans with a DTO's spec (yours: [`equijson_check::dto::spec`]`::<T>()`; or one of the
+/// catalogue's) on `jobs` connections: through the paths `opts.paths` names, else those
+/// the DTO declares ([`equijson_check::dto::DtoSpec::paths`]), doing only their work
+/// ([`equijson_check::dto::DtoSpec::check_paths`]); the report's `paths` lists them.
+///
+/// # Errors
+/// As [`scan_parallel`].
+pub fn scan_spec(
+    config: impl Into<ConnectConfig>,
+    opts: &ScanOptions,
+    jobs: u32,
+    spec: &equijson_check::dto::DtoSpec,
+) -> Result<ScanReport, PgError> {
+    let mut o = opts.clone();
+    if o.paths.is_empty() {
+        o.paths = spec.paths.to_vec();
+    }
+    let paths = o.paths.clone();
+    scan_parallel(
+        config,
+        &o,
+        jobs,
+        spec.name,
+        &|i| (spec.check_paths)(i, &paths),
+        &|_, _| {},
+    )
+}
+
 /// Runs `jobs` scans in parallel on `jobs` connections, each one shard of the requested
 /// slice, all reading one snapshot (exported by a transaction held open meanwhile, unless
 /// `opts.snapshot` names one), and merges their reports (one report, `complete` only if all are).
@@ -588,21 +677,33 @@ pub fn scan_parallel(
         holder = Some(client);
         id
     };
+    // The whole of a table: each job reads a range of its heap blocks (so the server reads
+    // each block once, and no row computes a shard expression). A shard, or a relation
+    // without heap blocks of its own: buckets of the shard's expression.
+    let blocks = if opts.shard.is_none() {
+        table_blocks(config, opts)?
+    } else {
+        None
+    };
     let done = std::sync::atomic::AtomicU64::new(0);
     let totals = std::sync::atomic::AtomicU64::new(0);
     let results: Vec<Result<ScanReport, PgError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| {
                 let mut o = opts.clone();
+                let range = blocks.map(|b| {
+                    let at = |j: u32| b * u64::from(j) / u64::from(jobs);
+                    (at(j), (j + 1 < jobs).then(|| at(j + 1)))
+                });
                 // Shard k of n0, split j ways: buckets (k-1) + n0*j of n0*jobs.
-                o.shard = Some((k0 + n0 * j, n));
+                o.shard = range.is_none().then_some((k0 + n0 * j, n));
                 o.snapshot = Some(snapshot.clone());
                 let done = &done;
                 let totals = &totals;
                 s.spawn(move || {
                     let mut last_total = 0;
                     let mut last = 0;
-                    scan_with(config, &o, dto, check, &mut |r, t| {
+                    scan_blocks(config, &o, range, dto, check, &mut |r, t| {
                         if t != last_total {
                             totals.fetch_add(t - last_total, std::sync::atomic::Ordering::Relaxed);
                             last_total = t;
@@ -611,6 +712,13 @@ pub fn scan_parallel(
                             + (r - last);
                         last = r;
                         progress(all, totals.load(std::sync::atomic::Ordering::Relaxed));
+                    })
+                    .map(|mut r| {
+                        // Block ranges cover the table once, as shards 1..=jobs do.
+                        if range.is_some() {
+                            r.shard = Some([j + 1, jobs]);
+                        }
+                        r
                     })
                 })
             })
@@ -640,6 +748,32 @@ pub fn scan_parallel(
     Ok(merged)
 }
 
+/// The heap blocks of the table `opts` names, when it is a table or materialized view
+/// (else `None`: no blocks of its own to split).
+fn table_blocks(config: &ConnectConfig, opts: &ScanOptions) -> Result<Option<u64>, PgError> {
+    let mut client = connect(config)?;
+    crate::session::pin(&mut client)?;
+    client
+        .batch_execute("BEGIN")
+        .map_err(|e| classify(&e, None))?;
+    let table = table_of(&mut client, opts)?;
+    let blocks = if matches!(table.relkind, 'r' | 'm') {
+        let n: i64 = client
+            .query_one(
+                "SELECT pg_catalog.pg_relation_size($1::pg_catalog.oid) OPERATOR(pg_catalog./) \
+                 pg_catalog.current_setting('block_size')::pg_catalog.int8",
+                &[&table.oid],
+            )
+            .map_err(|e| classify(&e, None))?
+            .get(0);
+        u64::try_from(n).ok()
+    } else {
+        None
+    };
+    let _ = client.batch_execute("ROLLBACK");
+    Ok(blocks)
+}
+
 enum StreamError {
     Pg(postgres::Error),
     Io(std::io::Error),
@@ -653,7 +787,8 @@ struct Batch {
     /// Position of the batch in the stream (the recorder records batches in this order).
     seq: u64,
     buf: Vec<u8>,
-    /// Per row: key, value and text field as ranges of `buf` (`None`: SQL NULL).
+    /// Per row: key, value and (json columns checked against the model) the server's jsonb
+    /// text, as ranges of `buf` (`None`: SQL NULL, or not read).
     rows: Vec<[Option<Range<usize>>; 3]>,
     /// Per row, what the check found (filled by a checker).
     checked: Vec<CheckedRow>,
@@ -769,7 +904,7 @@ fn checker_count(threads: usize) -> usize {
 /// them, and this thread records them in row order (so the report, its examples included,
 /// is the one a single thread would write).
 ///
-/// Memory: with `c` checkers, `L` the largest row's bytes on the wire (its three fields)
+/// Memory: with `c` checkers, `L` the largest row's bytes on the wire (its two or three fields)
 /// and `B = max(c MiB, L + 256 KiB + 128 × 256)`, the rows buffered at any time take at
 /// most `B` in flight plus one batch being read (`L + 256 KiB + 32 KiB`) plus kept spare
 /// buffers (`3c × 512 KiB`); checking a batch takes memory proportional to that batch.
@@ -795,7 +930,7 @@ fn stream(
     } else {
         live::Describe::Redacted
     };
-    let kind = plan.kind;
+    let (kind, model, fields) = (plan.kind, plan.model, plan.fields);
     let checkers = checker_count(opts.threads);
     let budget = Budget::new(checkers.saturating_mul(BUDGET_PER_CHECKER));
     let spare_max = checkers.saturating_mul(SPARE_PER_CHECKER);
@@ -810,7 +945,7 @@ fn stream(
         let reader_done = done_tx.clone();
         s.spawn(move || {
             let mut batches = 0u64;
-            let result = read_batches(reader, budget, &spare_rx, &work_tx, &mut batches);
+            let result = read_batches(reader, fields, budget, &spare_rx, &work_tx, &mut batches);
             drop(work_tx);
             let _ = reader_done.send(Done::End { batches, result });
         });
@@ -822,7 +957,7 @@ fn stream(
                     let next = work_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok(mut batch)) = next else { break };
                     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        check_batch(&mut batch, kind, check, describe);
+                        check_batch(&mut batch, kind, model, check, describe);
                     }));
                     let msg = match checked {
                         Ok(()) => Done::Checked(batch),
@@ -862,7 +997,14 @@ fn stream(
             }
             while let Some(mut batch) = pending.remove(&next_seq) {
                 next_seq += 1;
-                record_batch(&mut batch, kind, report, describe, opts.findings.as_ref());
+                record_batch(
+                    &mut batch,
+                    kind,
+                    model,
+                    report,
+                    describe,
+                    opts.findings.as_ref(),
+                );
                 if last_progress.elapsed().as_millis() >= 200 {
                     last_progress = Instant::now();
                     progress(report.rows_read, total);
@@ -896,6 +1038,7 @@ fn stream(
 /// spare), charges each to the budget and sends it to `work`, to the stream's end.
 fn read_batches(
     reader: postgres::CopyOutReader<'_>,
+    fields: usize,
     budget: &Budget,
     spare: &mpsc::Receiver<Batch>,
     work: &mpsc::Sender<Batch>,
@@ -938,13 +1081,13 @@ fn read_batches(
         if count == -1 {
             break Ok(());
         }
-        if count != 3 {
+        if usize::try_from(count).ok() != Some(fields) {
             break Err(StreamError::Format(format!(
-                "binary COPY: {count} fields in a row, expected 3"
+                "binary COPY: {count} fields in a row, expected {fields}"
             )));
         }
         let mark = batch.buf.len();
-        match read_row(&mut r, &mut batch.buf) {
+        match read_row(&mut r, fields, &mut batch.buf) {
             Ok(row) => batch.rows.push(row),
             Err(e) => {
                 // Only whole rows are checked.
@@ -965,13 +1108,14 @@ fn read_batches(
     Ok(())
 }
 
-/// Reads the three fields of one row into `buf`.
+/// Reads the `fields` fields (2 or 3) of one row into `buf`; a third not read is `None`.
 fn read_row(
     r: &mut impl Read,
+    fields: usize,
     buf: &mut Vec<u8>,
 ) -> Result<[Option<Range<usize>>; 3], StreamError> {
     let mut row: [Option<Range<usize>>; 3] = [None, None, None];
-    for f in &mut row {
+    for f in row.iter_mut().take(fields) {
         let mut len = [0u8; 4];
         r.read_exact(&mut len).map_err(StreamError::Io)?;
         let len = i32::from_be_bytes(len);
@@ -990,6 +1134,7 @@ fn read_row(
 fn check_batch(
     batch: &mut Batch,
     kind: ColumnKind,
+    model: bool,
     check: &(dyn Fn(&Input<'_>) -> Report + Sync),
     describe: live::Describe,
 ) {
@@ -997,10 +1142,11 @@ fn check_batch(
     checked.clear();
     for row in &batch.rows {
         checked.push(match batch.field(row[1].as_ref()) {
-            Some(value) => live::check_row_unfinished(
+            Some(value) => live::check_row_unfinished_model(
                 kind,
                 value,
                 batch.field(row[2].as_ref()),
+                model,
                 check,
                 describe,
             ),
@@ -1015,6 +1161,7 @@ fn check_batch(
 fn record_batch(
     batch: &mut Batch,
     kind: ColumnKind,
+    model: bool,
     report: &mut ScanReport,
     describe: live::Describe,
     sink: Option<&FindingsSink>,
@@ -1022,7 +1169,8 @@ fn record_batch(
     let checked = std::mem::take(&mut batch.checked);
     for (row, c) in batch.rows.iter().zip(checked) {
         let value = batch.field(row[1].as_ref());
-        if value.is_some()
+        if model
+            && value.is_some()
             && (kind == ColumnKind::Jsonb || (kind == ColumnKind::Json && row[2].is_some()))
         {
             report.model_checked += 1;

@@ -137,6 +137,11 @@ fn shards_of_another_scan_or_cut_are_refused_by_kind() {
         ("column", |r| r.column = "other".into(), Mismatch::Scan),
         ("dto", |r| r.dto = "other".into(), Mismatch::Scan),
         (
+            "paths",
+            |r| r.paths = vec!["direct".into(), "jsonb".into()],
+            Mismatch::Scan,
+        ),
+        (
             "serde_json",
             |r| r.serde_json_numbers.push_str(", built elsewhere"),
             Mismatch::SerdeJsonNumbers,

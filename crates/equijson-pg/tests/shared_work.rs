@@ -9,7 +9,7 @@
     reason = "test code: a failed expectation should abort the test loudly"
 )]
 
-use equijson_check::decode::{Input, Report, Verdict};
+use equijson_check::decode::{DecodePath, Input, Report, Verdict, keep_paths};
 use equijson_check::dto::{DtoSpec, catalogue};
 use equijson_check::generate::Style;
 use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
@@ -151,6 +151,71 @@ fn decode_check_gives_the_reference_report() {
         "{:?}",
         tally.verdicts
     );
+}
+
+/// Every non-empty set of built-in paths: the check through those paths alone
+/// (`DtoSpec::check_paths`, which skips the others' work) gives the reference report with
+/// the other paths' outcomes left out before classifying, on every catalogue DTO's own
+/// documents, the `value` generator's and the edge cases, with and without the jsonb text
+/// handed in. Findings of the paths left out are not in it.
+#[test]
+fn chosen_paths_give_the_reference_report_kept_to_them() {
+    let edge = edge_cases();
+    let arbitrary = generated(value_spec(), 5, 12);
+    let subsets: Vec<Vec<DecodePath>> = (1u32..32)
+        .map(|bits| {
+            DecodePath::ALL
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .map(|(_, p)| p)
+                .collect()
+        })
+        .collect();
+    let (mut compared, mut differs) = (0usize, 0usize);
+    for spec in catalogue() {
+        let own = generated(spec, 17, 12);
+        for input in own.iter().chain(&arbitrary).chain(&edge) {
+            let every = (spec.check_reference)(input);
+            let model = normalize(input, &JsonbOptions::default());
+            let unchanged = is_normalized(input);
+            for paths in &subsets {
+                let expected = keep_paths(every.clone(), input, paths, spec.accepts);
+                let show = || {
+                    format!(
+                        "{} {paths:?} on {:?}",
+                        spec.name,
+                        String::from_utf8_lossy(input)
+                    )
+                };
+                let got = (spec.check_paths)(&Input::new(input), paths);
+                assert_eq!(got, expected, "{}", show());
+                assert!(
+                    got.outcomes.iter().all(|(p, _)| paths.contains(p)),
+                    "{}",
+                    show()
+                );
+                assert_eq!(
+                    (spec.check_paths)(&Input::with_jsonb(input, &model), paths),
+                    expected,
+                    "{}",
+                    show()
+                );
+                if unchanged {
+                    assert_eq!(
+                        (spec.check_paths)(&Input::jsonb_unchanged(input), paths),
+                        expected,
+                        "{}",
+                        show()
+                    );
+                }
+                compared += 1;
+                differs += usize::from(expected.findings != every.findings);
+            }
+        }
+    }
+    // Leaving paths out changes the findings often: the comparison is not vacuous.
+    assert!(compared > 20_000 && differs > 1_000, "{compared} {differs}");
 }
 
 /// The live row check (model, text form, decode paths, descriptions) with the shared-work

@@ -49,6 +49,10 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     accepts: ACCEPTS,
     check: |input| check::<ArticleBatch>(input, ACCEPTS),
     check_input: |input| crate::decode::check_input::<ArticleBatch>(input, ACCEPTS),
+    paths: &crate::decode::DecodePath::ALL,
+    check_paths: |input, paths| {
+        crate::decode::check_input_paths::<ArticleBatch>(input, paths, ACCEPTS)
+    },
     check_reference: |input| crate::decode::reference::check::<ArticleBatch>(input, ACCEPTS),
     generate,
     sample: r#"[{"id":1001,"slug":"jcs-in-practice","title":"JCS in practice","body":"Canonical JSON: \"sorted\" keys, ECMAScript numbers.\n","tags":["json","rfc8785"],"author":{"id":7,"name":"Ana Lúcia"},"published_at":"2026-11-02T09:00:00Z","word_count":1834,"score":4.25},{"id":1002,"slug":"draft","title":"Draft ✍️","body":"","tags":[],"author":{"id":8,"name":"李雷"},"published_at":null,"word_count":0,"score":0.0}]"#,

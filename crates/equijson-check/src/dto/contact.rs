@@ -113,6 +113,8 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     accepts: ACCEPTS,
     check: |input| check::<Contact>(input, ACCEPTS),
     check_input: |input| crate::decode::check_input::<Contact>(input, ACCEPTS),
+    paths: &crate::decode::DecodePath::ALL,
+    check_paths: |input, paths| crate::decode::check_input_paths::<Contact>(input, paths, ACCEPTS),
     check_reference: |input| crate::decode::reference::check::<Contact>(input, ACCEPTS),
     generate,
     sample: r#"{"id":"0b5e2c1e-8f3a-4d7e-9a43-2f1f3c9d7a10","display_name":"Zoë Ångström","email":[{"email":"zoe@example.com","type":"work","is_primary":true},{"email":"z.a+home@example.org","type":"home","is_primary":false}],"phone":[{"number":"+46701234567","type":"mobile","is_primary":true}],"address":[{"street":"Drottninggatan 1","city":"Stockholm","postal_code":"111 51","country":"SE","type":"work","is_primary":true,"lat":59.3326,"lng":18.0649}],"updated_at":"2026-11-30T07:23:42Z"}"#,

@@ -110,22 +110,50 @@ pub fn check_all_paths<T: Dto>(input: &[u8]) -> Report {
 /// findings of every built-in path are reported.
 #[must_use]
 pub fn check_with<T: Dto>(input: &Input<'_>, all_paths: bool) -> Report {
-    if all_paths || T::paths().len() == DecodePath::ALL.len() {
+    let functions = [DecodePath::Before, DecodePath::After];
+    if all_paths {
+        let every: Vec<DecodePath> = DecodePath::ALL.into_iter().chain(functions).collect();
+        return check_paths::<T>(input, &every);
+    }
+    let declared: Vec<DecodePath> = T::paths().iter().copied().chain(functions).collect();
+    check_paths::<T>(input, &declared)
+}
+
+/// The paths `T` declares: [`Dto::paths`] in report order, then [`DecodePath::Before`] and
+/// [`DecodePath::After`] when `T` declares a [`Dto::refactor`].
+#[must_use]
+pub fn declared_paths<T: Dto>() -> Vec<DecodePath> {
+    let mut paths: Vec<DecodePath> = DecodePath::ALL
+        .into_iter()
+        .filter(|p| T::paths().contains(p))
+        .collect();
+    if T::refactor().is_some() {
+        paths.extend([DecodePath::Before, DecodePath::After]);
+    }
+    paths
+}
+
+/// [`check`] through `paths` instead of those `T` declares: the built-in ones named, and
+/// `T`'s own BEFORE and AFTER functions when [`DecodePath::Before`] or [`DecodePath::After`]
+/// is named (and `T` declares them). Only the work of these paths is done.
+#[must_use]
+pub fn check_paths<T: Dto>(input: &Input<'_>, paths: &[DecodePath]) -> Report {
+    if DecodePath::ALL.iter().all(|p| paths.contains(p)) {
         return restrict::<T>(
             crate::decode::check_input::<T>(input, &[]),
             input.text,
-            true,
+            paths,
         );
     }
-    // Only the declared paths are run: the same report as running every path and keeping
-    // the declared ones (tests/dto_api.rs holds the two equal).
+    // Only the chosen paths are run: the same report as running every path and keeping
+    // the chosen ones (tests/dto_api.rs holds the two equal).
     let text = input.text;
     let value = || {
         serde_json::from_slice::<serde_json::Value>(text)
             .map_err(|e| format!("parsing into Value: {e}"))
     };
-    let mut outcomes = Vec::with_capacity(T::paths().len() + 2);
-    for &path in DecodePath::ALL.iter().filter(|p| T::paths().contains(p)) {
+    let mut outcomes = Vec::with_capacity(paths.len());
+    for &path in DecodePath::ALL.iter().filter(|p| paths.contains(p)) {
         let result = match path {
             DecodePath::Dom => match value() {
                 Ok(v) => PathResult::of(serde_json::from_value::<T>(v)),
@@ -152,7 +180,7 @@ pub fn check_with<T: Dto>(input: &Input<'_>, all_paths: bool) -> Report {
         };
         outcomes.push((path, result));
     }
-    with_functions::<T>(outcomes, text)
+    with_functions::<T>(outcomes, text, paths)
 }
 
 /// The jsonb path alone: the text PostgreSQL's jsonb gives back, decoded.
@@ -184,28 +212,35 @@ fn check_reference<T: Dto>(input: &[u8]) -> Report {
     restrict::<T>(
         crate::decode::reference::check::<T>(input, &[]),
         input,
-        false,
+        &declared_paths::<T>(),
     )
 }
 
-/// The report kept to `T`'s paths, with its own functions' results added, classified again
-/// with `T`'s accepted findings.
-fn restrict<T: Dto>(report: Report, text: &[u8], all_paths: bool) -> Report {
-    let used = T::paths();
+/// The report kept to `paths`, with `T`'s own functions' results added (when named),
+/// classified again with `T`'s accepted findings.
+fn restrict<T: Dto>(report: Report, text: &[u8], paths: &[DecodePath]) -> Report {
     let outcomes: Vec<(DecodePath, PathResult)> = report
         .outcomes
         .into_iter()
-        .filter(|(p, _)| all_paths || used.contains(p))
+        .filter(|(p, _)| paths.contains(p))
         .collect();
-    with_functions::<T>(outcomes, text)
+    with_functions::<T>(outcomes, text, paths)
 }
 
-/// `outcomes` with `T`'s own functions' results added, classified with `T`'s accepted
-/// findings.
-fn with_functions<T: Dto>(mut outcomes: Vec<(DecodePath, PathResult)>, text: &[u8]) -> Report {
+/// `outcomes` with `T`'s own functions' results added (those `paths` names), classified
+/// with `T`'s accepted findings.
+fn with_functions<T: Dto>(
+    mut outcomes: Vec<(DecodePath, PathResult)>,
+    text: &[u8],
+    paths: &[DecodePath],
+) -> Report {
     if let Some(r) = T::refactor() {
-        outcomes.push((DecodePath::Before, PathResult::of((r.before)(text))));
-        outcomes.push((DecodePath::After, PathResult::of((r.after)(text))));
+        if paths.contains(&DecodePath::Before) {
+            outcomes.push((DecodePath::Before, PathResult::of((r.before)(text))));
+        }
+        if paths.contains(&DecodePath::After) {
+            outcomes.push((DecodePath::After, PathResult::of((r.after)(text))));
+        }
     }
     let comparison = crate::decode::input_comparison_form(text);
     classify_outcomes(text, comparison, outcomes, T::accepts())
@@ -247,6 +282,8 @@ pub fn spec<T: Dto>() -> &'static DtoSpec {
         accepts: T::accepts(),
         check: check::<T>,
         check_input: |input| check_with::<T>(input, false),
+        paths: Box::leak(declared_paths::<T>().into_boxed_slice()),
+        check_paths: check_paths::<T>,
         check_reference: check_reference::<T>,
         generate: T::generate,
         sample: T::examples().first().copied().unwrap_or("{}"),

@@ -34,6 +34,10 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     accepts: ACCEPTS,
     check: |input| check::<DrivePolicy>(input, ACCEPTS),
     check_input: |input| crate::decode::check_input::<DrivePolicy>(input, ACCEPTS),
+    paths: &crate::decode::DecodePath::ALL,
+    check_paths: |input, paths| {
+        crate::decode::check_input_paths::<DrivePolicy>(input, paths, ACCEPTS)
+    },
     check_reference: |input| crate::decode::reference::check::<DrivePolicy>(input, ACCEPTS),
     generate,
     sample: r#"{"policy_id":"pol-finance-2026","version":7,"owner":"team:finance","retention_days":2555,"allow_external_sharing":false,"dlp":{"block":["iban","ssn"],"notify":"secops@example.com"},"labels":["confidential","€-reports"],"review_every_days":90}"#,

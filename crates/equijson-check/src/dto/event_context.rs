@@ -82,6 +82,10 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     accepts: ACCEPTS,
     check: |input| check::<EventContext>(input, ACCEPTS),
     check_input: |input| crate::decode::check_input::<EventContext>(input, ACCEPTS),
+    paths: &crate::decode::DecodePath::ALL,
+    check_paths: |input, paths| {
+        crate::decode::check_input_paths::<EventContext>(input, paths, ACCEPTS)
+    },
     check_reference: |input| crate::decode::reference::check::<EventContext>(input, ACCEPTS),
     generate,
     sample: r#"{"event":"login.failed","at":"2026-11-30T07:23:42Z","context":{"ip":"203.0.113.7","attempt":3,"mfa":false,"risk":0.82,"user_agent":"Mozilla/5.0 (X11; Linux x86_64)"}}"#,

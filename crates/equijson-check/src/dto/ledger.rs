@@ -38,6 +38,15 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     accepts: ACCEPTS,
     check: |input| check_borrowed::<LedgerEntryFamily>(input, ACCEPTS),
     check_input: |input| crate::decode::check_borrowed_input::<LedgerEntryFamily>(input, ACCEPTS),
+    paths: &crate::decode::DecodePath::ALL,
+    check_paths: |input, paths| {
+        crate::decode::keep_paths(
+            crate::decode::check_borrowed_input::<LedgerEntryFamily>(input, ACCEPTS),
+            input.text,
+            paths,
+            ACCEPTS,
+        )
+    },
     check_reference: |input| {
         crate::decode::reference::check_borrowed::<LedgerEntryFamily>(input, ACCEPTS)
     },

@@ -11,12 +11,14 @@ mod value;
 
 pub use article::{Article, ArticleAuthor, ArticleBatch};
 pub use contact::{Contact, ContactKind, EmailAddress, PhoneNumber, PostalAddress};
-pub use declare::{DecodeFn, Dto, Refactor, check, check_all_paths, check_with, spec};
+pub use declare::{
+    DecodeFn, Dto, Refactor, check, check_all_paths, check_paths, check_with, declared_paths, spec,
+};
 pub use drive_policy::DrivePolicy;
 pub use event_context::{ContextMap, ContextValue, EventContext};
 pub use ledger::{LedgerEntry, LedgerEntryFamily};
 
-use crate::decode::{Accepts, Input, Report};
+use crate::decode::{Accepts, DecodePath, Input, Report};
 use crate::generate::{Gen, Json};
 
 /// One registered DTO.
@@ -33,6 +35,16 @@ pub struct DtoSpec {
     /// [`DtoSpec::check`] given what the caller already computed (the live scan passes the
     /// jsonb model's text): the same report.
     pub check_input: fn(&Input<'_>) -> Report,
+    /// The decode paths the service uses ([`Dto::paths`], with [`DecodePath::Before`] and
+    /// [`DecodePath::After`] when the DTO declares a [`Dto::refactor`]): what
+    /// [`DtoSpec::check`] and [`DtoSpec::check_input`] run. Catalogue DTOs: every built-in
+    /// path.
+    pub paths: &'static [DecodePath],
+    /// [`DtoSpec::check_input`] through the given paths instead (the DTO's
+    /// [`DtoSpec::paths`] or others, e.g. `pg scan --paths`): only their work is done and
+    /// only their findings reported. A path the DTO has no function for (`before` and
+    /// `after` without a refactor) is left out.
+    pub check_paths: fn(&Input<'_>, &[DecodePath]) -> Report,
     /// The reference implementation of [`DtoSpec::check`] (every path on its own, nothing
     /// shared; slower): the tests hold `check` to giving the same report.
     pub check_reference: fn(&[u8]) -> Report,

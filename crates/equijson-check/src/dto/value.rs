@@ -33,6 +33,10 @@ pub(super) const SPEC: DtoSpec = DtoSpec {
     accepts: ACCEPTS,
     check: |input| check::<serde_json::Value>(input, ACCEPTS),
     check_input: |input| crate::decode::check_input::<serde_json::Value>(input, ACCEPTS),
+    paths: &crate::decode::DecodePath::ALL,
+    check_paths: |input, paths| {
+        crate::decode::check_input_paths::<serde_json::Value>(input, paths, ACCEPTS)
+    },
     check_reference: |input| crate::decode::reference::check::<serde_json::Value>(input, ACCEPTS),
     generate,
     sample: r#"{"b":[1.0,1e21,-0,"\u00e9"],"a":{"\ud83d\ude02":1,"\ufb33":2},"c":9007199254740993}"#,
