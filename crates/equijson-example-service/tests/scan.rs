@@ -27,7 +27,7 @@ const PLANTED_BIG: &str = r#"{"id":"ev-b","actor":18446744073709551616,"action":
 /// AFTER (typed) refuses it.
 const PLANTED_BATCH: &str = r#"[{"id":"ev-1","actor":1,"action":{"type":"logout"},"tags":[],"latency_ms":1.0},{"id":"ev-2","actor":2,"action":{"type":"logout"},"tags":["a"],"latency_ms":1.0,"tags":["b"]}]"#;
 
-/// A row's findings by key: class, declared, description.
+/// A row's findings by key: class, accepted, description.
 type Found = BTreeMap<String, Vec<(String, bool, String)>>;
 
 /// Generated documents of `T` (the cases `props` checks) that `T`'s own check finds
@@ -60,7 +60,7 @@ fn table(cluster: &EphemeralCluster, name: &str, rows: &[(String, String)]) {
 }
 
 /// `example-service pg scan` of `table`'s `doc` column with `dto`, every finding written
-/// to a file: the output and the findings by key (class and declared).
+/// to a file: the output and the findings by key (class and accepted).
 fn scan(cluster: &EphemeralCluster, table: &str, dto: &str) -> (Output, Found) {
     // One directory per table: the tests run in parallel and each removes its own.
     let dir = std::env::temp_dir().join(format!(
@@ -104,7 +104,7 @@ fn scan(cluster: &EphemeralCluster, table: &str, dto: &str) -> (Output, Found) {
             .or_default()
             .push((
                 f["class"].as_str().expect("class").to_owned(),
-                f["declared"].as_bool().expect("declared"),
+                f["accepted"].as_bool().expect("accepted"),
                 f["description"].as_str().unwrap_or_default().to_owned(),
             ));
     }
@@ -120,14 +120,14 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// The classes of `key`'s findings, `!` marking an undeclared one.
+/// The classes of `key`'s findings, `!` marking one not accepted.
 fn classes(found: &Found, key: &str) -> BTreeSet<String> {
     found
         .get(key)
         .map(|fs| {
             fs.iter()
-                .map(|(c, declared, _)| {
-                    if *declared {
+                .map(|(c, accepted, _)| {
+                    if *accepted {
                         c.clone()
                     } else {
                         format!("!{c}")
@@ -171,7 +171,7 @@ fn the_service_binary_reports_the_planted_event_rows_by_key_and_exits_1() {
         classes(&found, "planted-float").contains("float-misread"),
         "{found:?}"
     );
-    // The repeated name: undeclared, and the paths split on it (the exit status 1).
+    // The repeated name: not accepted, and the paths split on it (the exit status 1).
     let dup = classes(&found, "planted-duplicate");
     assert!(dup.contains("!duplicate-name"), "{found:?}");
     assert!(dup.contains("!error-split"), "{found:?}");
