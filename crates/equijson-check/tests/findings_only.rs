@@ -1,0 +1,104 @@
+//! `Input::findings_only`: the one-pass round-trip check of `direct` and `jsonb` (a decoded
+//! value written as jsonb text and compared with the row's text) gives the same findings
+//! and verdict as making both comparison forms, on generated documents of every catalogue
+//! DTO in their jsonb text (the live scan's rows) and in other spellings.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test code: a failed expectation should abort the test loudly"
+)]
+
+use equijson_check::decode::{DecodePath, Input, PathResult, Report};
+use equijson_check::dto::catalogue;
+use equijson_check::generate::Style;
+use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
+use equijson_check::props::{PropsConfig, case};
+
+const PATH_SETS: [&[DecodePath]; 3] = [
+    &[DecodePath::Direct, DecodePath::JsonbWire],
+    &[DecodePath::Direct],
+    &[DecodePath::JsonbWire],
+];
+
+/// Whether `report` is the bare report of a row proven clean (no comparison form made).
+fn proven_clean(report: &Report) -> bool {
+    report.input_canonical.as_ref().is_ok_and(Vec::is_empty)
+        && report
+            .outcomes
+            .iter()
+            .all(|(_, r)| matches!(r, PathResult::Decoded(c) if c.is_empty()))
+}
+
+/// Checks `text` both ways; returns whether the fast path proved it clean.
+fn same_findings(
+    name: &str,
+    check: fn(&Input<'_>, &[DecodePath]) -> Report,
+    text: &[u8],
+    paths: &[DecodePath],
+) -> bool {
+    let input = if is_normalized(text) {
+        Input::jsonb_unchanged(text)
+    } else {
+        Input::new(text)
+    };
+    let full = check(&input, paths);
+    let fast = check(&input.for_findings(), paths);
+    let shown = String::from_utf8_lossy(text);
+    assert_eq!(fast.findings, full.findings, "{name} {paths:?}: {shown}");
+    assert_eq!(fast.verdict(), full.verdict(), "{name} {paths:?}: {shown}");
+    let paths_of = |r: &Report| r.outcomes.iter().map(|(p, _)| *p).collect::<Vec<_>>();
+    assert_eq!(paths_of(&fast), paths_of(&full), "{name}: {shown}");
+    if proven_clean(&fast) {
+        assert!(full.findings.is_empty(), "{name}: {shown}");
+        assert!(input.jsonb_unchanged, "{name}: {shown}");
+        true
+    } else {
+        // Not proven clean: the full report itself.
+        assert_eq!(fast.outcomes, full.outcomes, "{name}: {shown}");
+        assert_eq!(
+            fast.input_canonical, full.input_canonical,
+            "{name}: {shown}"
+        );
+        false
+    }
+}
+
+#[test]
+fn generated_documents_get_the_same_findings_with_or_without_the_comparison_forms() {
+    let mut checked = 0usize;
+    let mut proven = 0usize;
+    let mut with_findings = 0usize;
+    for spec in catalogue() {
+        let mut cfg = PropsConfig::new(7, 300, Some(spec));
+        cfg.size = 3;
+        for i in 0..cfg.cases {
+            let (tree, style) = case(&cfg, i);
+            let spelled = tree.render(Style::Seeded(style));
+            let mut texts = vec![spelled.clone().into_bytes()];
+            if let Ok(jsonb) = normalize(spelled.as_bytes(), &JsonbOptions::default()) {
+                texts.push(jsonb.into_bytes());
+            }
+            for text in &texts {
+                for paths in PATH_SETS {
+                    checked += 1;
+                    if same_findings(spec.name, spec.check_paths, text, paths) {
+                        proven += 1;
+                    } else if !(spec.check_paths)(&Input::new(text), paths)
+                        .findings
+                        .is_empty()
+                    {
+                        with_findings += 1;
+                    }
+                }
+            }
+        }
+    }
+    // Neither way is vacuous: many rows take the one-pass check, many have findings.
+    eprintln!("{proven} of {checked} proven clean, {with_findings} with findings");
+    assert!(
+        proven * 4 > checked / 2,
+        "{proven} of {checked} proven clean"
+    );
+    assert!(with_findings > 100, "{with_findings} with findings");
+}
