@@ -69,6 +69,11 @@ impl Writer {
         let out = &mut self.out;
         out.push(b'"');
         let bytes = s.as_bytes();
+        if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+            out.extend_from_slice(bytes);
+            out.push(b'"');
+            return;
+        }
         let mut from = 0;
         for (i, &b) in bytes.iter().enumerate() {
             let escape: &[u8] = match b {
