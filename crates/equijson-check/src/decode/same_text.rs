@@ -632,3 +632,87 @@ impl ser::Serializer for KeyWriter<'_> {
         Err(Bail)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+    use serde_json::json;
+
+    use super::writes_as;
+
+    #[derive(Serialize)]
+    struct Row {
+        name: String,
+        id: u64,
+        #[serde(flatten)]
+        rest: BTreeMap<String, serde_json::Value>,
+    }
+
+    #[test]
+    fn a_value_writes_postgresql_jsonb_text() {
+        let v = json!({"name": "a\"b\\\n\u{1}é", "id": 7, "ratio": 1.5, "list": [true, null, -3]});
+        let text = "{\"id\": 7, \"list\": [true, null, -3], \"name\": \"a\\\"b\\\\\\n\\u0001é\", \"ratio\": 1.5}";
+        assert!(writes_as(&v, text.as_bytes()));
+        // Another order, other spacing, another escaping of the same string: not the text.
+        assert!(!writes_as(&v, &serde_json::to_vec(&v).unwrap_or_default()));
+        let other = text.replace("\\u0001", "\\u0002");
+        assert!(!writes_as(&v, other.as_bytes()));
+    }
+
+    #[test]
+    fn numbers_are_written_so_that_an_equal_text_has_the_same_comparison_form() {
+        // An f64 always has a `.` or an exponent: `1.0` is no integer literal, `1e300` is
+        // not PostgreSQL's `1000…`.
+        assert!(writes_as(&json!([1.0, 0.1, -0.0]), b"[1.0, 0.1, -0.0]"));
+        assert!(!writes_as(&json!([1.0]), b"[1]"));
+        assert!(!writes_as(
+            &json!([1e300]),
+            format!("[1{}]", "0".repeat(300)).as_bytes()
+        ));
+        assert!(writes_as(&json!([u64::MAX]), b"[18446744073709551615]"));
+        assert!(writes_as(
+            &[i128::MIN],
+            format!("[{}]", i128::MIN).as_bytes()
+        ));
+        assert!(!writes_as(&[1.5_f32], b"[1.5]"));
+        assert!(!writes_as(&[f64::NAN], b"[NaN]"));
+    }
+
+    #[test]
+    fn a_name_written_twice_is_never_the_text() {
+        let mut rest = BTreeMap::new();
+        rest.insert("id".to_owned(), json!(7));
+        let row = Row {
+            name: "x".to_owned(),
+            id: 7,
+            rest,
+        };
+        // The value writes `id` twice: no text can be its own comparison form's source.
+        assert!(!writes_as(&row, br#"{"id": 7, "id": 7, "name": "x"}"#));
+        assert!(!writes_as(&row, br#"{"id": 7, "name": "x"}"#));
+        let row = Row {
+            rest: BTreeMap::new(),
+            ..row
+        };
+        assert!(writes_as(&row, br#"{"id": 7, "name": "x"}"#));
+    }
+
+    #[test]
+    fn deep_values_and_non_string_keys_are_not_written() {
+        let mut deep = json!(1);
+        let mut text = "1".to_owned();
+        for _ in 0..=super::MAX_DEPTH {
+            deep = json!([deep]);
+            text = format!("[{text}]");
+        }
+        assert!(!writes_as(&deep, text.as_bytes()));
+        let keys: BTreeMap<u32, u32> = [(1, 2)].into_iter().collect();
+        assert!(!writes_as(&keys, br#"{"1": 2}"#));
+        assert!(writes_as(
+            &json!([[{}], {"a": []}]),
+            br#"[[{}], {"a": []}]"#
+        ));
+    }
+}
