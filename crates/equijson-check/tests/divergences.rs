@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use equijson_check::decode::reference;
 use equijson_check::decode::{
     Accept, BorrowedDto, Class, DecodePath, Input, PathResult, Report, Verdict, check,
-    check_borrowed, check_input_paths, serde_json_numbers,
+    check_borrowed, check_input_paths, keep_paths, serde_json_numbers,
 };
 use equijson_check::diff::{Change, DiffStyle};
 use serde::{Deserialize, Serialize};
@@ -837,7 +837,8 @@ fn table_of_divergences() {
 /// The one-pass round-trip check (`Input::findings_only`, the live scan's) gives the
 /// findings and verdict of the full check, for every input of the table (as written and as
 /// its jsonb text) through every owned DTO above and the paths `direct` and `jsonb`; where
-/// it proves a row clean, the full check finds nothing.
+/// it proves a row clean, the full check finds nothing; the full check is the report of
+/// every path kept to the chosen ones.
 #[test]
 fn findings_only_gives_the_findings_of_the_full_check() {
     use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
@@ -864,6 +865,11 @@ fn findings_only_gives_the_findings_of_the_full_check() {
                     let full = check(&input, paths);
                     let fast = check(&input.for_findings(), paths);
                     let at = format!("line {} {dto} {paths:?}: {}", row.line, show_input(text));
+                    // Every path (`from_slice`), kept to these: the chosen paths' report.
+                    if let Some((_, every)) = registry().iter().find(|(n, _)| n == dto) {
+                        let every = keep_paths(every(text), text, paths, &[]);
+                        assert_eq!(full, every, "{at}");
+                    }
                     assert_eq!(fast.findings, full.findings, "{at}");
                     assert_eq!(fast.verdict(), full.verdict(), "{at}");
                     let bare = fast.input_canonical.as_ref().is_ok_and(Vec::is_empty)

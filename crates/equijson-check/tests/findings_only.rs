@@ -9,7 +9,7 @@
     reason = "test code: a failed expectation should abort the test loudly"
 )]
 
-use equijson_check::decode::{DecodePath, Input, PathResult, Report};
+use equijson_check::decode::{DecodePath, Input, PathResult, Report, keep_paths};
 use equijson_check::dto::catalogue;
 use equijson_check::generate::Style;
 use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
@@ -95,10 +95,37 @@ fn generated_documents_get_the_same_findings_with_or_without_the_comparison_form
         }
     }
     // Neither way is vacuous: many rows take the one-pass check, many have findings.
-    eprintln!("{proven} of {checked} proven clean, {with_findings} with findings");
     assert!(
         proven * 4 > checked / 2,
         "{proven} of {checked} proven clean"
     );
     assert!(with_findings > 100, "{with_findings} with findings");
+}
+
+/// The chosen paths' full report of a jsonb text (one decode, `from_str` on the text known
+/// to be UTF-8) is the report of every path (`from_slice`, each path on its own text)
+/// with only those paths kept.
+#[test]
+fn direct_and_jsonb_alone_give_every_paths_report_kept_to_them() {
+    let mut compared = 0usize;
+    for spec in catalogue() {
+        let mut cfg = PropsConfig::new(11, 200, Some(spec));
+        cfg.size = 3;
+        for i in 0..cfg.cases {
+            let (tree, style) = case(&cfg, i);
+            let spelled = tree.render(Style::Seeded(style));
+            let Ok(text) = normalize(spelled.as_bytes(), &JsonbOptions::default()) else {
+                continue;
+            };
+            let text = text.as_bytes();
+            assert!(is_normalized(text), "{}: {spelled}", spec.name);
+            for paths in PATH_SETS {
+                let chosen = (spec.check_paths)(&Input::jsonb_unchanged(text), paths);
+                let every = keep_paths((spec.check)(text), text, paths, spec.accepts);
+                assert_eq!(chosen, every, "{} {paths:?}: {spelled}", spec.name);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
 }
