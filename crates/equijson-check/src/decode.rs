@@ -923,6 +923,19 @@ pub fn classify_outcomes(
     outcomes: Vec<(DecodePath, PathResult)>,
     accepts: &[Accept],
 ) -> Report {
+    classify_parsed(input, comparison, None, outcomes, accepts)
+}
+
+/// [`classify_outcomes`] given the input's document when the caller parsed it (with the
+/// comparison options; `comparison` is then its canonical form): the round-trip diff
+/// reads it instead of parsing the comparison form again. The same report.
+pub(crate) fn classify_parsed(
+    input: &[u8],
+    comparison: equijson::Result<Vec<u8>>,
+    input_doc: Option<&equijson::Document>,
+    outcomes: Vec<(DecodePath, PathResult)>,
+    accepts: &[Accept],
+) -> Report {
     // A duplicate member name is the comparison form's error (the first error of the text).
     let duplicate = match &comparison {
         Err(e) if matches!(e.kind(), equijson::ErrorKind::DuplicateKey(_)) => {
@@ -992,9 +1005,11 @@ pub fn classify_outcomes(
         // Round trip: the baseline value re-encoded against the input's comparison form.
         if let Ok(input_c) = &input_canonical {
             let changes = match base {
-                PathResult::Decoded(b) if b != input_c => {
-                    diff_texts(input_c, b).unwrap_or_default()
+                PathResult::Decoded(b) if b != input_c => match input_doc {
+                    Some(doc) => crate::diff::diff_document_text(doc, b),
+                    None => diff_texts(input_c, b),
                 }
+                .unwrap_or_default(),
                 PathResult::Unencodable { pointer, .. } => {
                     vec![unencodable_change(pointer, Some(input_c), true)]
                 }

@@ -302,6 +302,15 @@ pub fn diff_texts(old: &[u8], new: &[u8]) -> Option<Vec<Change>> {
     Some(diff(&a, &b))
 }
 
+/// [`diff_texts`] with the old text already parsed (with the comparison options): `old`
+/// must be that text's document, or the document of any text with the same comparison
+/// form (a document holds numbers in their canonical text, strings decoded and members in
+/// canonical order, so the two diff alike).
+pub(crate) fn diff_document_text(old: &Document, new: &[u8]) -> Option<Vec<Change>> {
+    let b = Document::parse_with(new, &equijson::Options::comparison()).ok()?;
+    Some(diff(old, &b))
+}
+
 /// Renders changes one per line, at most `max_lines` (with a `… N more` line).
 #[must_use]
 pub fn render(changes: &[Change], style: DiffStyle, max_lines: usize) -> String {

@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 
 use super::{
     Accepts, DecodePath, Input, PathResult, Report, Results, canonical_forms, canonical_path,
-    classify_outcomes, comparison_form, located, same_text,
+    classify_outcomes, classify_parsed, comparison_form, located, same_text,
 };
 
 /// Parses a list of path names as [`DecodePath::name`] spells them (`direct,jsonb`,
@@ -205,7 +205,15 @@ fn direct_and_jsonb<T: DeserializeOwned + Serialize>(
         .filter(|p| paths.contains(p))
         .map(|p| (p, result.clone()))
         .collect();
-    classify_outcomes(text, comparison_form(text), outcomes, accepts)
+    // The input parsed once: its comparison form written from the document, and the
+    // round-trip diff reads the same document (a text without one gets the comparison
+    // form's own error).
+    let doc = equijson::Document::parse_with(text, &equijson::Options::comparison()).ok();
+    let comparison = match &doc {
+        Some(d) => Ok(d.to_canonical_vec()),
+        None => comparison_form(text),
+    };
+    classify_parsed(text, comparison, doc.as_ref(), outcomes, accepts)
 }
 
 /// `report` (of `text`, every path run) with only the outcomes of `paths` kept, classified
