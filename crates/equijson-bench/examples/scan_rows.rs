@@ -111,7 +111,11 @@ fn main() -> Result<(), String> {
         let row = |w: &[u8]| check_row(ColumnKind::Jsonb, w, None, &chosen, Describe::No).len();
         let (dirty, clean): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
             wire.iter().cloned().partition(|w| row(w) > 0);
-        time("check_paths direct,jsonb, rows without findings", &clean, &row);
+        time(
+            "check_paths direct,jsonb, rows without findings",
+            &clean,
+            &row,
+        );
         time("check_paths direct,jsonb, rows with findings", &dirty, &row);
         parts(&docs);
     }
