@@ -129,3 +129,69 @@ fn direct_and_jsonb_alone_give_every_paths_report_kept_to_them() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+/// A service's own DTO that declares `direct` and `jsonb`, accepting dropped members.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Account {
+    id: u64,
+    owner: String,
+    limit: Option<f64>,
+    tags: Vec<String>,
+}
+
+impl equijson_check::dto::Dto for Account {
+    fn paths() -> &'static [DecodePath] {
+        &[DecodePath::Direct, DecodePath::JsonbWire]
+    }
+    fn accepts() -> &'static [equijson_check::decode::Accept] {
+        &[equijson_check::decode::Accept {
+            class: equijson_check::decode::Class::RoundTripLoss,
+            only: &[],
+            reason: "unknown members are dropped",
+        }]
+    }
+}
+
+/// A declared DTO's jsonb rows take the same route: the report of a text known to be its
+/// own jsonb text is the one computed without knowing it, and asking for findings only
+/// gives the same findings.
+#[test]
+fn a_declared_dto_gets_the_same_report_through_the_one_pass_route() {
+    use equijson_check::dto::check_paths;
+    let docs = [
+        r#"{"id": 1, "tags": [], "limit": null, "owner": "a"}"#,
+        r#"{"id": 1, "tags": ["x\n"], "limit": 2.5, "owner": "é"}"#,
+        r#"{"id": 1, "tags": [], "limit": 1.0, "owner": "a"}"#,
+        r#"{"id": 1, "tags": [], "limit": 100, "owner": "a"}"#,
+        r#"{"id": 1, "tags": [], "owner": "a", "extra": {"k": [1, 2]}}"#,
+        r#"{"id": 18446744073709551616, "tags": [], "owner": "a"}"#,
+        r#"{"id": -1, "tags": [], "owner": "a"}"#,
+        r#"{"id": 1, "tags": [], "limit": 1e400, "owner": "a"}"#,
+        r#"{"id": 1, "owner": "a"}"#,
+        r#"{"id":1,"tags":[],"owner":"a","limit":null}"#,
+        r#"{"id": 1, "id": 2, "tags": [], "owner": "a"}"#,
+    ];
+    let (mut proven, mut findings) = (0, 0);
+    for doc in docs {
+        let text = match normalize(doc.as_bytes(), &JsonbOptions::default()) {
+            Ok(t) => t.into_bytes(),
+            Err(_) => doc.as_bytes().to_vec(),
+        };
+        let paths = <Account as equijson_check::dto::Dto>::paths();
+        let general = check_paths::<Account>(&Input::new(&text), paths);
+        if !is_normalized(&text) {
+            continue;
+        }
+        let known = Input::jsonb_unchanged(&text);
+        assert_eq!(check_paths::<Account>(&known, paths), general, "{doc}");
+        let fast = check_paths::<Account>(&known.for_findings(), paths);
+        assert_eq!(fast.findings, general.findings, "{doc}");
+        assert_eq!(fast.verdict(), general.verdict(), "{doc}");
+        proven += usize::from(proven_clean(&fast));
+        findings += usize::from(!general.findings.is_empty());
+    }
+    assert!(
+        proven >= 3 && findings >= 2,
+        "{proven} proven, {findings} with findings"
+    );
+}
