@@ -70,6 +70,7 @@ fn main() -> Result<(), String> {
             let mode = args.get(2).map(String::as_str);
             if (mode == Some("fast") && name == "reference")
                 || (mode == Some("paths") && !name.starts_with("check_paths"))
+                || mode == Some("findings")
             {
                 continue;
             }
@@ -90,7 +91,32 @@ fn main() -> Result<(), String> {
             );
         }
     }
+    if args.get(2).map(String::as_str) == Some("findings") {
+        // Only the rows with findings, `rounds` times (for `perf record`).
+        let row = |w: &[u8]| check_row(ColumnKind::Jsonb, w, None, &chosen, Describe::No).len();
+        let dirty: Vec<&Vec<u8>> = wire.iter().filter(|w| row(w) > 0).collect();
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let n: usize = dirty.iter().map(|w| black_box(row(w))).sum();
+            println!(
+                "check_paths direct,jsonb, {} rows with findings: {:.2} µs/row ({n} findings)",
+                dirty.len(),
+                t.elapsed().as_secs_f64() * 1e6 / dirty.len().max(1) as f64
+            );
+        }
+    }
     if args.get(2).map(String::as_str) == Some("parts") {
+        // The chosen paths' check on clean rows (the one-pass round-trip check) and on
+        // rows with findings (both comparison forms, the diff) apart.
+        let row = |w: &[u8]| check_row(ColumnKind::Jsonb, w, None, &chosen, Describe::No).len();
+        let (dirty, clean): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+            wire.iter().cloned().partition(|w| row(w) > 0);
+        time(
+            "check_paths direct,jsonb, rows without findings",
+            &clean,
+            &row,
+        );
+        time("check_paths direct,jsonb, rows with findings", &dirty, &row);
         parts(&docs);
     }
     Ok(())

@@ -21,6 +21,7 @@ mod numbers;
 mod paths;
 mod record;
 pub mod reference;
+mod same_text;
 
 pub use algebra::accepted;
 pub use numbers::{MISREAD_FIX, Misread, PROBES, SerdeJsonNumbers, misread, serde_json_numbers};
@@ -578,6 +579,14 @@ pub struct Input<'a> {
     /// `Ok(text)` (see [`crate::jsonb::is_normalized`]); the jsonb path then is the
     /// direct path, as it is when `jsonb` holds a text equal to `text`.
     pub jsonb_unchanged: bool,
+    /// The caller reads only the report's findings and verdict (the live scan). A check
+    /// may then skip the work only the outcomes' comparison forms need: when the paths
+    /// checked are `direct` and `jsonb` (or one of them), the text is its own jsonb text
+    /// and the decoded value writes that very text (`same_text`), the row has no finding
+    /// and its report holds each path as [`PathResult::Decoded`] with an empty form and
+    /// an empty `input_canonical` (the forms were not made). Any other row gets the full
+    /// report.
+    pub findings_only: bool,
 }
 
 impl<'a> Input<'a> {
@@ -588,6 +597,7 @@ impl<'a> Input<'a> {
             text,
             jsonb: None,
             jsonb_unchanged: false,
+            findings_only: false,
         }
     }
 
@@ -598,6 +608,7 @@ impl<'a> Input<'a> {
             text,
             jsonb: Some(jsonb),
             jsonb_unchanged: false,
+            findings_only: false,
         }
     }
 
@@ -609,6 +620,17 @@ impl<'a> Input<'a> {
             text,
             jsonb: None,
             jsonb_unchanged: true,
+            findings_only: false,
+        }
+    }
+
+    /// This input, its report read for the findings and verdict only (see
+    /// [`Input::findings_only`]).
+    #[must_use]
+    pub fn for_findings(self) -> Self {
+        Self {
+            findings_only: true,
+            ..self
         }
     }
 }
@@ -901,6 +923,19 @@ pub fn classify_outcomes(
     outcomes: Vec<(DecodePath, PathResult)>,
     accepts: &[Accept],
 ) -> Report {
+    classify_parsed(input, comparison, None, outcomes, accepts)
+}
+
+/// [`classify_outcomes`] given the input's document when the caller parsed it (with the
+/// comparison options; `comparison` is then its canonical form): the round-trip diff
+/// reads it instead of parsing the comparison form again. The same report.
+pub(crate) fn classify_parsed(
+    input: &[u8],
+    comparison: equijson::Result<Vec<u8>>,
+    input_doc: Option<&equijson::Document>,
+    outcomes: Vec<(DecodePath, PathResult)>,
+    accepts: &[Accept],
+) -> Report {
     // A duplicate member name is the comparison form's error (the first error of the text).
     let duplicate = match &comparison {
         Err(e) if matches!(e.kind(), equijson::ErrorKind::DuplicateKey(_)) => {
@@ -970,9 +1005,11 @@ pub fn classify_outcomes(
         // Round trip: the baseline value re-encoded against the input's comparison form.
         if let Ok(input_c) = &input_canonical {
             let changes = match base {
-                PathResult::Decoded(b) if b != input_c => {
-                    diff_texts(input_c, b).unwrap_or_default()
+                PathResult::Decoded(b) if b != input_c => match input_doc {
+                    Some(doc) => crate::diff::diff_document_text(doc, b),
+                    None => diff_texts(input_c, b),
                 }
+                .unwrap_or_default(),
                 PathResult::Unencodable { pointer, .. } => {
                     vec![unencodable_change(pointer, Some(input_c), true)]
                 }

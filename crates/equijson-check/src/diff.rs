@@ -149,6 +149,8 @@ pub fn diff<'d>(old: &'d Document, new: &'d Document) -> Vec<Change> {
     // Every visited place: its parent's index in `places` and its token.
     let mut places: Vec<(usize, Token<'d>)> = vec![(0, Token::Root)];
     let mut work = vec![Work::Compare(0, old.root(), new.root())];
+    // One container's children, reused from one container to the next.
+    let mut children = Vec::new();
     while let Some(item) = work.pop() {
         let (at, a, b) = match item {
             Work::Compare(at, a, b) => (at, a, b),
@@ -168,7 +170,6 @@ pub fn diff<'d>(old: &'d Document, new: &'d Document) -> Vec<Change> {
                 continue;
             }
         };
-        let mut children = Vec::new();
         let mut place = |token: Token<'d>| -> usize {
             places.push((at, token));
             places.len() - 1
@@ -234,7 +235,7 @@ pub fn diff<'d>(old: &'d Document, new: &'d Document) -> Vec<Change> {
             }
         }
         // Reversed, so that the stack hands them out in document order.
-        work.extend(children.into_iter().rev());
+        work.extend(children.drain(..).rev());
     }
     changes
 }
@@ -299,6 +300,15 @@ pub fn diff_texts(old: &[u8], new: &[u8]) -> Option<Vec<Change>> {
     let a = Document::parse_with(old, &options).ok()?;
     let b = Document::parse_with(new, &options).ok()?;
     Some(diff(&a, &b))
+}
+
+/// [`diff_texts`] with the old text already parsed (with the comparison options): `old`
+/// must be that text's document, or the document of any text with the same comparison
+/// form (a document holds numbers in their canonical text, strings decoded and members in
+/// canonical order, so the two diff alike).
+pub(crate) fn diff_document_text(old: &Document, new: &[u8]) -> Option<Vec<Change>> {
+    let b = Document::parse_with(new, &equijson::Options::comparison()).ok()?;
+    Some(diff(old, &b))
 }
 
 /// Renders changes one per line, at most `max_lines` (with a `… N more` line).

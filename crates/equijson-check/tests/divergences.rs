@@ -28,8 +28,8 @@ use std::fmt::Write as _;
 
 use equijson_check::decode::reference;
 use equijson_check::decode::{
-    Accept, BorrowedDto, Class, DecodePath, PathResult, Report, Verdict, check, check_borrowed,
-    serde_json_numbers,
+    Accept, BorrowedDto, Class, DecodePath, Input, PathResult, Report, Verdict, check,
+    check_borrowed, check_input_paths, keep_paths, serde_json_numbers,
 };
 use equijson_check::diff::{Change, DiffStyle};
 use serde::{Deserialize, Serialize};
@@ -272,6 +272,55 @@ fn registry() -> &'static [(&'static str, CheckFn)] {
         ("BTreeMap<&str,u32>", |i| {
             check_borrowed::<BorrowedKeysF>(i, &[])
         }),
+    ]
+}
+
+/// The owned DTOs of the registry through `check_input_paths` (paths chosen by the caller).
+type PathsFn = fn(&Input<'_>, &[DecodePath]) -> Report;
+
+fn paths_registry() -> &'static [(&'static str, PathsFn)] {
+    &[
+        ("Plain", |i, p| check_input_paths::<Plain>(i, p, &[])),
+        ("Text", |i, p| check_input_paths::<Text>(i, p, &[])),
+        ("Strict", |i, p| check_input_paths::<Strict>(i, p, &[])),
+        ("Wide", |i, p| check_input_paths::<Wide>(i, p, &[])),
+        ("WideU", |i, p| check_input_paths::<WideU>(i, p, &[])),
+        ("Count", |i, p| check_input_paths::<Count>(i, p, &[])),
+        ("Ratio", |i, p| check_input_paths::<Ratio>(i, p, &[])),
+        ("Measure", |i, p| check_input_paths::<Measure>(i, p, &[])),
+        ("FlatRest", |i, p| check_input_paths::<FlatRest>(i, p, &[])),
+        ("FlatInner", |i, p| {
+            check_input_paths::<FlatInner>(i, p, &[])
+        }),
+        ("FlatStrict", |i, p| {
+            check_input_paths::<FlatStrict>(i, p, &[])
+        }),
+        ("FlatWide", |i, p| check_input_paths::<FlatWide>(i, p, &[])),
+        ("Untagged", |i, p| check_input_paths::<Untagged>(i, p, &[])),
+        ("Internal", |i, p| check_input_paths::<Internal>(i, p, &[])),
+        ("Adjacent", |i, p| check_input_paths::<Adjacent>(i, p, &[])),
+        ("External", |i, p| check_input_paths::<External>(i, p, &[])),
+        ("BTreeMap<String,u32>", |i, p| {
+            check_input_paths::<BTreeMap<String, u32>>(i, p, &[])
+        }),
+        ("BTreeMap<u32,u32>", |i, p| {
+            check_input_paths::<BTreeMap<u32, u32>>(i, p, &[])
+        }),
+        ("BTreeMap<i128,u32>", |i, p| {
+            check_input_paths::<BTreeMap<i128, u32>>(i, p, &[])
+        }),
+        ("BTreeMap<String,f32>", |i, p| {
+            check_input_paths::<BTreeMap<String, f32>>(i, p, &[])
+        }),
+        ("BTreeMap<String,f64>", |i, p| {
+            check_input_paths::<BTreeMap<String, f64>>(i, p, &[])
+        }),
+        ("Vec<i128>", |i, p| {
+            check_input_paths::<Vec<i128>>(i, p, &[])
+        }),
+        ("Vec<f64>", |i, p| check_input_paths::<Vec<f64>>(i, p, &[])),
+        ("Vec<f32>", |i, p| check_input_paths::<Vec<f32>>(i, p, &[])),
+        ("Value", |i, p| check_input_paths::<Value>(i, p, &[])),
     ]
 }
 
@@ -782,6 +831,69 @@ fn table_of_divergences() {
     assert!(
         failures.is_empty(),
         "cases.tsv rows that do not hold:{failures}"
+    );
+}
+
+/// The one-pass round-trip check (`Input::findings_only`, the live scan's) gives the
+/// findings and verdict of the full check, for every input of the table (as written and as
+/// its jsonb text) through every owned DTO above and the paths `direct` and `jsonb`; where
+/// it proves a row clean, the full check finds nothing; the full check is the report of
+/// every path kept to the chosen ones.
+#[test]
+fn findings_only_gives_the_findings_of_the_full_check() {
+    use equijson_check::jsonb::{JsonbOptions, is_normalized, normalize};
+    let path_sets: [&[DecodePath]; 3] = [
+        &[DecodePath::Direct, DecodePath::JsonbWire],
+        &[DecodePath::Direct],
+        &[DecodePath::JsonbWire],
+    ];
+    let (mut proven, mut with_findings, mut checked) = (0usize, 0usize, 0usize);
+    for row in rows() {
+        let mut texts = vec![row.input.clone()];
+        if let Ok(t) = normalize(&row.input, &JsonbOptions::default()) {
+            texts.push(t.into_bytes());
+        }
+        for text in &texts {
+            let input = if is_normalized(text) {
+                Input::jsonb_unchanged(text)
+            } else {
+                Input::new(text)
+            };
+            for (dto, check) in paths_registry() {
+                for paths in path_sets {
+                    checked += 1;
+                    let full = check(&input, paths);
+                    let fast = check(&input.for_findings(), paths);
+                    let at = format!("line {} {dto} {paths:?}: {}", row.line, show_input(text));
+                    // Every path (`from_slice`), kept to these: the chosen paths' report.
+                    if let Some((_, every)) = registry().iter().find(|(n, _)| n == dto) {
+                        let every = keep_paths(every(text), text, paths, &[]);
+                        assert_eq!(full, every, "{at}");
+                    }
+                    assert_eq!(fast.findings, full.findings, "{at}");
+                    assert_eq!(fast.verdict(), full.verdict(), "{at}");
+                    let bare = fast.input_canonical.as_ref().is_ok_and(Vec::is_empty)
+                        && fast
+                            .outcomes
+                            .iter()
+                            .all(|(_, r)| matches!(r, PathResult::Decoded(c) if c.is_empty()));
+                    if bare {
+                        assert!(full.findings.is_empty(), "{at}");
+                        proven += 1;
+                    } else {
+                        assert_eq!(fast.outcomes, full.outcomes, "{at}");
+                        assert_eq!(fast.input_canonical, full.input_canonical, "{at}");
+                        with_findings += usize::from(!full.findings.is_empty());
+                    }
+                }
+            }
+        }
+    }
+    // Neither side is vacuous.
+    assert!(proven > 50, "{proven} of {checked} proven clean");
+    assert!(
+        with_findings > 50,
+        "{with_findings} of {checked} with findings"
     );
 }
 

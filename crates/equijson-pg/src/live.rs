@@ -346,11 +346,16 @@ pub fn check_row_unfinished_model(
             }
         }
     }
-    let report = check(&match &model_text {
-        Some(m) => Input::with_jsonb(value, m),
-        None if unchanged => Input::jsonb_unchanged(value),
-        None => Input::new(value),
-    });
+    // Only the report's findings (and verdict) are read below: a clean report may come
+    // back without its comparison forms (`Input::findings_only`).
+    let report = check(
+        &match &model_text {
+            Some(m) => Input::with_jsonb(value, m),
+            None if unchanged => Input::jsonb_unchanged(value),
+            None => Input::new(value),
+        }
+        .for_findings(),
+    );
     let decode_from = out.len();
     out.extend(decode_findings(&report, Describe::No));
     let keep = describe != Describe::No && out.len() > decode_from;

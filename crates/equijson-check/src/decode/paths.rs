@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 
 use super::{
     Accepts, DecodePath, Input, PathResult, Report, Results, canonical_forms, canonical_path,
-    classify_outcomes, comparison_form, located,
+    classify_outcomes, classify_parsed, comparison_form, located, same_text,
 };
 
 /// Parses a list of path names as [`DecodePath::name`] spells them (`direct,jsonb`,
@@ -58,6 +58,9 @@ pub fn check_input_paths<T: DeserializeOwned + Serialize>(
         return super::check_input::<T>(input, accepts);
     }
     let text = input.text;
+    if input.jsonb_unchanged && direct_or_jsonb_only(paths) {
+        return direct_and_jsonb::<T>(input, paths, accepts);
+    }
     // What the jsonb path decodes: the input itself (`None`), another text, or nothing.
     let computed;
     let jsonb_text: Option<Result<&[u8], String>> =
@@ -153,6 +156,64 @@ pub fn check_input_paths<T: DeserializeOwned + Serialize>(
     // Report order: the order of `DecodePath::ALL`.
     outcomes.sort_by_key(|(p, _)| *p);
     classify_outcomes(text, comparison, outcomes, accepts)
+}
+
+/// Whether `paths` names `direct` or `jsonb` or both, and nothing else.
+fn direct_or_jsonb_only(paths: &[DecodePath]) -> bool {
+    !paths.is_empty()
+        && paths
+            .iter()
+            .all(|p| matches!(p, DecodePath::Direct | DecodePath::JsonbWire))
+}
+
+/// [`check_input_paths`] for `direct` and `jsonb` (or one of them) on a text that is its
+/// own jsonb text: one decode, both paths its result (the same bytes decode the same way).
+/// With [`Input::findings_only`], a value that writes the text itself
+/// ([`same_text::writes_as`]) has no finding: no comparison form is made.
+fn direct_and_jsonb<T: DeserializeOwned + Serialize>(
+    input: &Input<'_>,
+    paths: &[DecodePath],
+    accepts: Accepts,
+) -> Report {
+    let text = input.text;
+    // `from_str` on text known to be UTF-8 is `from_slice` without checking each string's
+    // UTF-8 again (serde_json's `StrRead` is its `SliceRead` minus that check): the same
+    // result, value or error.
+    let decoded = match std::str::from_utf8(text) {
+        Ok(s) => serde_json::from_str::<T>(s),
+        Err(_) => serde_json::from_slice::<T>(text),
+    };
+    if input.findings_only
+        && decoded
+            .as_ref()
+            .is_ok_and(|v| same_text::writes_as(v, text))
+    {
+        return Report {
+            outcomes: DecodePath::ALL
+                .into_iter()
+                .filter(|p| paths.contains(p))
+                .map(|p| (p, PathResult::Decoded(Vec::new())))
+                .collect(),
+            input_canonical: Ok(Vec::new()),
+            findings: Vec::new(),
+        };
+    }
+    let result = PathResult::of(decoded);
+    // Report order, each path once.
+    let outcomes = DecodePath::ALL
+        .into_iter()
+        .filter(|p| paths.contains(p))
+        .map(|p| (p, result.clone()))
+        .collect();
+    // The input parsed once: its comparison form written from the document, and the
+    // round-trip diff reads the same document (a text without one gets the comparison
+    // form's own error).
+    let doc = equijson::Document::parse_with(text, &equijson::Options::comparison()).ok();
+    let comparison = match &doc {
+        Some(d) => Ok(d.to_canonical_vec()),
+        None => comparison_form(text),
+    };
+    classify_parsed(text, comparison, doc.as_ref(), outcomes, accepts)
 }
 
 /// `report` (of `text`, every path run) with only the outcomes of `paths` kept, classified
