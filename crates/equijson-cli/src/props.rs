@@ -144,22 +144,20 @@ fn replay_saved(cfg: &PropsConfig, path: &std::path::Path, ctx: &crate::Ctx) -> 
         eprintln!("{bin}: error: {}", escape(&e.to_string()));
         Status::Environment
     })?;
-    for s in &saved {
-        if let Some(f) = equijson_check::props::check_one(&s.config(cfg), s.case) {
-            eprintln!(
-                "{bin}: the case saved at {}:{} fails again: {}; shrunk: {}\nreplay: {} props --seed {:#x} --cases {} --size {} --dto {}",
-                path.display(),
-                s.line,
-                f.property.name(),
-                escape(&one_line(&f.shrunk)),
-                ctx.bin,
-                s.seed,
-                s.case + 1,
-                s.size,
-                cfg.dto_name()
-            );
-            return Err(Status::Invalid);
-        }
+    if let Some((s, f)) = equijson_check::props::regressions::first_failing(cfg, &saved) {
+        eprintln!(
+            "{bin}: the case saved at {}:{} fails again: {}; shrunk: {}\nreplay: {} props --seed {:#x} --cases {} --size {} --dto {}",
+            path.display(),
+            s.line,
+            f.property.name(),
+            escape(&one_line(&f.shrunk)),
+            ctx.bin,
+            s.seed,
+            s.case + 1,
+            s.size,
+            cfg.dto_name()
+        );
+        return Err(Status::Invalid);
     }
     if !saved.is_empty() {
         eprintln!(

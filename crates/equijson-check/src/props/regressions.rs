@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{Failure, PropsConfig};
+use super::{Failure, PropsConfig, check_one};
 
 /// The environment variable that places the saved failures: unset or empty for
 /// `equijson-regressions/` in the crate's directory (`CARGO_MANIFEST_DIR`, which
@@ -104,6 +104,15 @@ impl SavedCase {
             ..*cfg
         }
     }
+}
+
+/// Replays `saved` for `cfg`'s DTO (each case regenerated from its seed, number and
+/// size): the first that fails again, with its failure; `None` when every one passes.
+#[must_use]
+pub fn first_failing(cfg: &PropsConfig, saved: &[SavedCase]) -> Option<(SavedCase, Failure)> {
+    saved
+        .iter()
+        .find_map(|s| check_one(&s.config(cfg), s.case).map(|f| (*s, f)))
 }
 
 /// Where a DTO's failures are saved, from [`REGRESSIONS_ENV`]; `None` when it says `off`.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Failure, PropsConfig, PropsOutcome, check_one, regressions, run};
+use super::{Failure, PropsConfig, PropsOutcome, regressions, run};
 use crate::dto::{Dto, spec};
 
 /// The seed of a run when `EQUIJSON_SEED` is not set: runs are reproducible by default.
@@ -212,26 +212,23 @@ fn replay_saved(
     command: &str,
 ) -> Result<(), PropsFailure> {
     let saved = regressions::load(path)?;
-    for s in &saved {
-        let again = s.config(cfg);
-        if let Some(f) = check_one(&again, s.case) {
-            let message = format!(
-                "equijson: {dto}: the case saved at {file}:{line} (case {case} of seed {seed:#x}) \
-                 fails again: {property}\n{body}",
-                dto = cfg.dto_name(),
-                file = path.display(),
-                line = s.line,
-                case = s.case,
-                seed = s.seed,
-                property = f.property.name(),
-                body = failure_body(&f, s.seed, command),
-            );
-            return Err(PropsFailure::SavedCaseFailed {
-                line: s.line,
-                case: s.case,
-                message,
-            });
-        }
+    if let Some((s, f)) = regressions::first_failing(cfg, &saved) {
+        let message = format!(
+            "equijson: {dto}: the case saved at {file}:{line} (case {case} of seed {seed:#x}) \
+             fails again: {property}\n{body}",
+            dto = cfg.dto_name(),
+            file = path.display(),
+            line = s.line,
+            case = s.case,
+            seed = s.seed,
+            property = f.property.name(),
+            body = failure_body(&f, s.seed, command),
+        );
+        return Err(PropsFailure::SavedCaseFailed {
+            line: s.line,
+            case: s.case,
+            message,
+        });
     }
     if !saved.is_empty() {
         #[allow(
