@@ -581,11 +581,14 @@ pub struct Input<'a> {
     pub jsonb_unchanged: bool,
     /// The caller reads only the report's findings and verdict (the live scan). A check
     /// may then skip the work only the outcomes' comparison forms need: when the paths
-    /// checked are `direct` and `jsonb` (or one of them), the text is its own jsonb text
-    /// and the decoded value writes that very text (`same_text`), the row has no finding
-    /// and its report holds each path as [`PathResult::Decoded`] with an empty form and
-    /// an empty `input_canonical` (the forms were not made). Any other row gets the full
-    /// report.
+    /// checked are `direct` and `jsonb` (or one of them) and the text is its own jsonb
+    /// text, the decoded value is written as jsonb text and compared with it. The same
+    /// text has no finding; another is walked side by side with it, and the places whose
+    /// bytes differ give the round-trip changes (exactly the diff of the two comparison
+    /// forms). Such a report holds each path as [`PathResult::Decoded`] with an empty form
+    /// and an empty `input_canonical` (the forms were not made), and the findings and
+    /// verdict of the full report. Any other row (a value not written as jsonb text, a
+    /// place the walk cannot tell, a decode error) gets the full report.
     pub findings_only: bool,
 }
 

@@ -30,7 +30,7 @@ pub struct Shown {
 }
 
 impl Shown {
-    fn of(v: ValueRef<'_>) -> Self {
+    pub(crate) fn of(v: ValueRef<'_>) -> Self {
         let len = match v.kind() {
             Kind::String => v.as_str().map_or(0, |s| s.chars().count()),
             Kind::Array | Kind::Object => v.len(),

@@ -268,6 +268,55 @@ fn live_row_check_gives_the_reference_findings() {
     );
 }
 
+/// The live row check through `direct` and `jsonb` (or one of them), the scan's one-pass
+/// route (`Input::findings_only`: the value's jsonb writing walked against the row's text),
+/// against the reference check kept to those paths: the same findings with the same
+/// descriptions (redacted, with values, undescribed) for jsonb columns, on generated
+/// documents of every catalogue DTO (their jsonb texts, where most rows with findings are
+/// decided by the walk) and the edge cases.
+#[test]
+fn live_row_check_through_direct_and_jsonb_gives_the_reference_findings() {
+    let edge = edge_cases();
+    let path_sets: [&[DecodePath]; 3] = [
+        &[DecodePath::Direct, DecodePath::JsonbWire],
+        &[DecodePath::Direct],
+        &[DecodePath::JsonbWire],
+    ];
+    let (mut compared, mut with_findings) = (0usize, 0usize);
+    let all = |_: LiveClass, _: bool| true;
+    for spec in catalogue() {
+        let docs = generated(spec, 23, 60);
+        for doc in docs.iter().chain(&edge) {
+            let wire = [&[1u8][..], doc].concat();
+            for paths in path_sets {
+                let reference = |i: &Input<'_>| {
+                    keep_paths((spec.check_reference)(i.text), i.text, paths, spec.accepts)
+                };
+                let chosen = |i: &Input<'_>| (spec.check_paths)(i, paths);
+                for describe in [Describe::No, Describe::Redacted, Describe::Values] {
+                    let expected =
+                        check_row_with(ColumnKind::Jsonb, &wire, None, &reference, &all, describe);
+                    let got =
+                        check_row_with(ColumnKind::Jsonb, &wire, None, &chosen, &all, describe);
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{} {paths:?} {:?}",
+                        spec.name,
+                        String::from_utf8_lossy(doc)
+                    );
+                    compared += 1;
+                    with_findings += usize::from(!expected.is_empty());
+                }
+            }
+        }
+    }
+    assert!(
+        compared > 10_000 && with_findings > 1_000,
+        "{compared} rows, {with_findings} with findings"
+    );
+}
+
 /// Every single-byte deletion, a space inserted, and adjacent bytes swapped, at each
 /// position of `doc` (capped): texts near the jsonb form that mostly are not in it.
 fn mutations(doc: &[u8]) -> Vec<Vec<u8>> {

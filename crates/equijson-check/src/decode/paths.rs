@@ -4,9 +4,11 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::same_text::Compared;
 use super::{
-    Accepts, DecodePath, Input, PathResult, Report, Results, canonical_forms, canonical_path,
-    classify_outcomes, classify_parsed, comparison_form, located, same_text,
+    Accepts, Class, DecodePath, Finding, Input, PathResult, Report, Results, canonical_forms,
+    canonical_path, classify_outcomes, classify_parsed, comparison_form, located, numbers,
+    same_text,
 };
 
 /// Parses a list of path names as [`DecodePath::name`] spells them (`direct,jsonb`,
@@ -168,8 +170,9 @@ fn direct_or_jsonb_only(paths: &[DecodePath]) -> bool {
 
 /// [`check_input_paths`] for `direct` and `jsonb` (or one of them) on a text that is its
 /// own jsonb text: one decode, both paths its result (the same bytes decode the same way).
-/// With [`Input::findings_only`], a value that writes the text itself
-/// ([`same_text::writes_as`]) has no finding: no comparison form is made.
+/// With [`Input::findings_only`], the value is written as jsonb text and compared with the
+/// text ([`same_text::compare`]): the same text has no finding, and another gives the
+/// round-trip changes of the two comparison forms without making either.
 fn direct_and_jsonb<T: DeserializeOwned + Serialize>(
     input: &Input<'_>,
     paths: &[DecodePath],
@@ -183,20 +186,16 @@ fn direct_and_jsonb<T: DeserializeOwned + Serialize>(
         Ok(s) => serde_json::from_str::<T>(s),
         Err(_) => serde_json::from_slice::<T>(text),
     };
-    if input.findings_only
-        && decoded
-            .as_ref()
-            .is_ok_and(|v| same_text::writes_as(v, text))
-    {
-        return Report {
-            outcomes: DecodePath::ALL
-                .into_iter()
-                .filter(|p| paths.contains(p))
-                .map(|p| (p, PathResult::Decoded(Vec::new())))
-                .collect(),
-            input_canonical: Ok(Vec::new()),
-            findings: Vec::new(),
-        };
+    if input.findings_only {
+        if let Ok(v) = &decoded {
+            match same_text::compare(v, text) {
+                Compared::Same => return bare_report(paths, Vec::new(), text, accepts),
+                Compared::Changes(changes) => {
+                    return bare_report(paths, changes, text, accepts);
+                }
+                Compared::Unknown => {}
+            }
+        }
     }
     let result = PathResult::of(decoded);
     // Report order, each path once.
@@ -214,6 +213,49 @@ fn direct_and_jsonb<T: DeserializeOwned + Serialize>(
         None => comparison_form(text),
     };
     classify_parsed(text, comparison, doc.as_ref(), outcomes, accepts)
+}
+
+/// The report of a value decoded alike by every path in `paths` whose round trip has
+/// `changes` (as the comparison forms' diff gives them), read for its findings and verdict
+/// only ([`Input::findings_only`]): each path's outcome a [`PathResult::Decoded`] with an
+/// empty form, `input_canonical` empty (neither form was made), and the findings
+/// [`super::classify_parsed`] gives for one group of paths: a round-trip loss when there are
+/// changes, its misread numbers split off as it splits them.
+fn bare_report(
+    paths: &[DecodePath],
+    changes: Vec<crate::diff::Change>,
+    text: &[u8],
+    accepts: Accepts,
+) -> Report {
+    let chosen: Vec<DecodePath> = DecodePath::ALL
+        .into_iter()
+        .filter(|p| paths.contains(p))
+        .collect();
+    let mut findings = Vec::new();
+    if !changes.is_empty() {
+        findings.push(Finding {
+            class: Class::RoundTripLoss,
+            accepted: super::accepted(accepts, Class::RoundTripLoss, &chosen),
+            by_caller: false,
+            paths: chosen.clone(),
+            errors: Vec::new(),
+            against: Vec::new(),
+            changes,
+            misreads: Vec::new(),
+            at: None,
+        });
+        findings = numbers::split_misreads(findings, text, &|c, other| {
+            super::accepted(accepts, c, other)
+        });
+    }
+    Report {
+        outcomes: chosen
+            .into_iter()
+            .map(|p| (p, PathResult::Decoded(Vec::new())))
+            .collect(),
+        input_canonical: Ok(Vec::new()),
+        findings,
+    }
 }
 
 /// `report` (of `text`, every path run) with only the outcomes of `paths` kept, classified

@@ -19,7 +19,10 @@
 //!   has the value's members, each once, in some order, and both comparison forms sort
 //!   members the same way.
 //!
-//! A `false` says nothing: the caller makes both comparison forms as before.
+//! A `false` says nothing by itself. [`compare`] goes on where the writing differs from the
+//! text: both are walked side by side ([`walk`]) and the places whose bytes differ give the
+//! round-trip changes the two comparison forms' diff would give, without making either;
+//! where the walk cannot tell, the caller makes both comparison forms as before.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -29,7 +32,10 @@ use serde::Serialize;
 use serde::ser;
 
 mod keys;
+mod walk;
 use keys::KeyWriter;
+
+use crate::diff::Change;
 
 /// Deepest nesting written; deeper values give `false` (far below the comparison forms'
 /// own limit, so neither form can fail on depth where this says `true`).
@@ -37,13 +43,46 @@ pub(crate) const MAX_DEPTH: usize = 128;
 
 /// Whether `value`, written as PostgreSQL writes jsonb text, is exactly `text` (see the
 /// module documentation for what that proves).
+#[cfg(test)]
 pub(crate) fn writes_as<T: Serialize + ?Sized>(value: &T, text: &[u8]) -> bool {
+    with_writer(|w| w.write(value) && w.out == text)
+}
+
+/// Runs `f` with this thread's writer (a fresh one inside another's run, which the
+/// writer's callers never start).
+fn with_writer<R>(f: impl FnOnce(&mut Writer) -> R) -> R {
     thread_local! {
         static WRITER: RefCell<Writer> = RefCell::new(Writer::default());
     }
     WRITER.with(|w| match w.try_borrow_mut() {
-        Ok(mut w) => w.writes_as(value, text),
-        Err(_) => Writer::default().writes_as(value, text),
+        Ok(mut w) => f(&mut w),
+        Err(_) => f(&mut Writer::default()),
+    })
+}
+
+/// What [`compare`] found.
+#[derive(Debug)]
+pub(crate) enum Compared {
+    /// The value writes `text` itself ([`writes_as`]).
+    Same,
+    /// The value writes another text; these are the changes from `text` to it, exactly
+    /// the diff of the two comparison forms (see [`walk`]).
+    Changes(Vec<Change>),
+    /// Not known: the caller makes both comparison forms.
+    Unknown,
+}
+
+/// [`writes_as`], and where the writing differs from `text` (a text that
+/// [`crate::jsonb::is_normalized`] accepts), the round-trip changes.
+pub(crate) fn compare<T: Serialize + ?Sized>(value: &T, text: &[u8]) -> Compared {
+    with_writer(|w| {
+        if !w.write(value) {
+            Compared::Unknown
+        } else if w.out == text {
+            Compared::Same
+        } else {
+            walk::changes(text, &w.out).map_or(Compared::Unknown, Compared::Changes)
+        }
     })
 }
 
@@ -61,11 +100,12 @@ struct Writer {
 }
 
 impl Writer {
-    fn writes_as<T: Serialize + ?Sized>(&mut self, value: &T, text: &[u8]) -> bool {
+    /// Writes `value` into `out`; `false` when it is not written (see the module).
+    fn write<T: Serialize + ?Sized>(&mut self, value: &T) -> bool {
         self.out.clear();
         self.members.clear();
         self.frames.clear();
-        value.serialize(&mut *self).is_ok() && self.out == text
+        value.serialize(&mut *self).is_ok()
     }
 
     fn string(&mut self, s: &str) {

@@ -1,0 +1,481 @@
+//! The round-trip changes between a row's jsonb text and its value's jsonb writing, found by
+//! walking both texts side by side: only the places whose bytes differ are parsed.
+//!
+//! Both texts are in `jsonb_out`'s form (the row's because [`crate::jsonb::is_normalized`]
+//! said so, the writing because the writer writes nothing else), so equal bytes are equal
+//! values and members come in the same order on both sides (shorter names first, then by
+//! bytes; names with escapes are not walked). Where the bytes differ:
+//! - two objects, or two arrays, are walked member by member, element by element;
+//! - a member or element on one side only is a change `Removed` (row only) or `Added`
+//!   (value only), shown from that place's own parse;
+//! - anything else is parsed on both sides with the comparison options and is a change
+//!   `Changed` when the two comparison forms differ (`1.10` against `1.1` is no change).
+//!
+//! That is what [`crate::diff::diff`] gives for the two comparison forms: a document parses
+//! alike in place and alone (the nesting limit lowered by the place's depth), so each place
+//! compares as it does in the whole, and the changes are put in the diff's order (members
+//! by UTF-16 code units, then elements by index). A place that does not parse, a name with
+//! an escape, or nesting deeper than [`MAX_WALK`] gives `None`: the caller then makes both
+//! comparison forms.
+
+use std::cmp::Ordering;
+
+use equijson::{Document, Options, pointer};
+
+use crate::diff::{Change, ChangeKind, Shown};
+
+/// Deepest pair of containers walked into (each level re-reads its place's bytes once).
+const MAX_WALK: usize = 64;
+
+/// One step of a place's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The changes from `old` (the row's text) to `new` (the value's writing), in
+/// [`crate::diff::diff`]'s order; `None` when the walk cannot tell (see the module).
+pub(super) fn changes(old: &[u8], new: &[u8]) -> Option<Vec<Change>> {
+    // Each text is one value, without space around it: a container's walk checks that
+    // it ends where the text does, a scalar's parse that nothing follows.
+    let mut walk = Walk {
+        old,
+        new,
+        path: Vec::new(),
+        found: Vec::new(),
+    };
+    walk.place(0..old.len(), 0..new.len())?;
+    let mut found = walk.found;
+    if found.len() > 1 {
+        found.sort_by(|(a, _), (b, _)| diff_order(a, b));
+    }
+    Some(found.into_iter().map(|(_, c)| c).collect())
+}
+
+/// The two texts and what the walk found so far.
+struct Walk<'a> {
+    old: &'a [u8],
+    new: &'a [u8],
+    path: Vec<Step<'a>>,
+    found: Vec<(Vec<Step<'a>>, Change)>,
+}
+
+type Place = std::ops::Range<usize>;
+
+impl Walk<'_> {
+    /// Compares the value at `was` in the old text with the one at `now` in the new.
+    fn place(&mut self, was: Place, now: Place) -> Option<()> {
+        let (old, new) = (self.old.get(was.clone())?, self.new.get(now.clone())?);
+        if old == new {
+            return Some(());
+        }
+        let walkable = self.path.len() < MAX_WALK;
+        match (old.first(), new.first()) {
+            (Some(b'{'), Some(b'{')) if walkable => self.objects(was, now),
+            (Some(b'['), Some(b'[')) if walkable => self.arrays(was, now),
+            _ => {
+                let depth = self.path.len();
+                let (before, after) = (parse(old, depth)?, parse(new, depth)?);
+                if !before.root().same_canonical(&after.root()) {
+                    let change = Change {
+                        pointer: pointer_of(&self.path),
+                        kind: ChangeKind::Changed,
+                        old: Some(Shown::of(before.root())),
+                        new: Some(Shown::of(after.root())),
+                    };
+                    self.found.push((self.path.clone(), change));
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// A value on one side only: `Removed` from the old text or `Added` in the new.
+    fn only(&mut self, bytes: &[u8], kind: ChangeKind) -> Option<()> {
+        let doc = parse(bytes, self.path.len())?;
+        let shown = Some(Shown::of(doc.root()));
+        let (old, new) = if kind == ChangeKind::Removed {
+            (shown, None)
+        } else {
+            (None, shown)
+        };
+        let change = Change {
+            pointer: pointer_of(&self.path),
+            kind,
+            old,
+            new,
+        };
+        self.found.push((self.path.clone(), change));
+        Some(())
+    }
+
+    /// Two objects, merged by member name in jsonb's order.
+    fn objects(&mut self, was: Place, now: Place) -> Option<()> {
+        let (old, new) = (self.old, self.new);
+        let mut olds = Members::new(old, was.start)?;
+        let mut news = Members::new(new, now.start)?;
+        let (mut left, mut right) = (olds.next_member()?, news.next_member()?);
+        loop {
+            let step = match (&left, &right) {
+                (None, None) => break,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some((name, _)), Some((other, _))) => name
+                    .len()
+                    .cmp(&other.len())
+                    .then_with(|| name.as_bytes().cmp(other.as_bytes())),
+            };
+            match step {
+                Ordering::Less => {
+                    let (name, value) = left.take()?;
+                    self.path.push(Step::Key(name));
+                    self.only(old.get(value)?, ChangeKind::Removed)?;
+                    self.path.pop();
+                    left = olds.next_member()?;
+                }
+                Ordering::Greater => {
+                    let (name, value) = right.take()?;
+                    self.path.push(Step::Key(name));
+                    self.only(new.get(value)?, ChangeKind::Added)?;
+                    self.path.pop();
+                    right = news.next_member()?;
+                }
+                Ordering::Equal => {
+                    let ((name, value), (_, other)) = (left.take()?, right.take()?);
+                    self.path.push(Step::Key(name));
+                    self.place(value, other)?;
+                    self.path.pop();
+                    left = olds.next_member()?;
+                    right = news.next_member()?;
+                }
+            }
+        }
+        (olds.end == was.end && news.end == now.end).then_some(())
+    }
+
+    /// Two arrays, element by element.
+    fn arrays(&mut self, was: Place, now: Place) -> Option<()> {
+        let (old, new) = (self.old, self.new);
+        let mut olds = Elements::new(old, was.start)?;
+        let mut news = Elements::new(new, now.start)?;
+        for i in 0usize.. {
+            let (left, right) = (olds.next_element()?, news.next_element()?);
+            if left.is_none() && right.is_none() {
+                break;
+            }
+            self.path.push(Step::Index(i));
+            match (left, right) {
+                (Some(value), None) => self.only(old.get(value)?, ChangeKind::Removed)?,
+                (None, Some(value)) => self.only(new.get(value)?, ChangeKind::Added)?,
+                (Some(value), Some(other)) => self.place(value, other)?,
+                (None, None) => {}
+            }
+            self.path.pop();
+        }
+        (olds.end == was.end && news.end == now.end).then_some(())
+    }
+}
+
+/// Parses one place alone with the comparison options, its nesting limit lowered by the
+/// `depth` of containers around it (so that it fails exactly when it would in place).
+fn parse(bytes: &[u8], depth: usize) -> Option<Document> {
+    let mut options = Options::comparison();
+    options.max_depth = options.max_depth.checked_sub(depth)?;
+    Document::parse_with(bytes, &options).ok()
+}
+
+/// The members of an object in a text, read one by one: name (without escapes) and the
+/// value's place.
+struct Members<'a> {
+    text: &'a [u8],
+    at: usize,
+    /// Just past the closing `}` once it is read.
+    end: usize,
+    first: bool,
+}
+
+impl<'a> Members<'a> {
+    fn new(text: &'a [u8], open: usize) -> Option<Self> {
+        (text.get(open) == Some(&b'{')).then_some(Self {
+            text,
+            at: open + 1,
+            end: 0,
+            first: true,
+        })
+    }
+
+    /// The next member, `Ok(None)` at the end; `None` when the text is not as expected.
+    #[allow(
+        clippy::option_option,
+        reason = "outer: the walk gives up; inner: the object's end"
+    )]
+    fn next_member(&mut self) -> Option<Option<(&'a str, std::ops::Range<usize>)>> {
+        let t = self.text;
+        self.at = skip_space(t, self.at);
+        if *t.get(self.at)? == b'}' {
+            self.end = self.at + 1;
+            return Some(None);
+        }
+        if !self.first {
+            if *t.get(self.at)? != b',' {
+                return None;
+            }
+            self.at = skip_space(t, self.at + 1);
+        }
+        self.first = false;
+        let name_end = value_end(t, self.at)?;
+        let name = t.get(self.at + 1..name_end.checked_sub(1)?)?;
+        if t.get(self.at) != Some(&b'"') || name.contains(&b'\\') {
+            return None;
+        }
+        let name = std::str::from_utf8(name).ok()?;
+        self.at = skip_space(t, name_end);
+        if *t.get(self.at)? != b':' {
+            return None;
+        }
+        let start = skip_space(t, self.at + 1);
+        let end = value_end(t, start)?;
+        self.at = end;
+        Some(Some((name, start..end)))
+    }
+}
+
+/// The elements of an array in a text, read one by one.
+struct Elements<'a> {
+    text: &'a [u8],
+    at: usize,
+    end: usize,
+    first: bool,
+}
+
+impl<'a> Elements<'a> {
+    fn new(text: &'a [u8], open: usize) -> Option<Self> {
+        (text.get(open) == Some(&b'[')).then_some(Self {
+            text,
+            at: open + 1,
+            end: 0,
+            first: true,
+        })
+    }
+
+    #[allow(
+        clippy::option_option,
+        reason = "outer: the walk gives up; inner: the array's end"
+    )]
+    fn next_element(&mut self) -> Option<Option<std::ops::Range<usize>>> {
+        let t = self.text;
+        self.at = skip_space(t, self.at);
+        if *t.get(self.at)? == b']' {
+            self.end = self.at + 1;
+            return Some(None);
+        }
+        if !self.first {
+            if *t.get(self.at)? != b',' {
+                return None;
+            }
+            self.at = skip_space(t, self.at + 1);
+        }
+        self.first = false;
+        let start = self.at;
+        let end = value_end(t, start)?;
+        self.at = end;
+        Some(Some(start..end))
+    }
+}
+
+fn skip_space(t: &[u8], mut at: usize) -> usize {
+    while matches!(t.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// Just past the value (string, container or scalar token) starting at `at`; `None` for
+/// a text that ends inside it. Containers are matched by counting brackets outside strings
+/// (the texts are valid JSON: the places it finds are parsed or compared afterwards).
+fn value_end(t: &[u8], at: usize) -> Option<usize> {
+    let mut i = at;
+    let mut depth = 0usize;
+    loop {
+        match *t.get(i)? {
+            b'"' => {
+                i += 1;
+                loop {
+                    i += memchr::memchr2(b'"', b'\\', t.get(i..)?)?;
+                    if t.get(i) == Some(&b'"') {
+                        break;
+                    }
+                    i += 2;
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                i += 1;
+            }
+            _ if depth == 0 => {
+                // A scalar: up to the next delimiter.
+                while t.get(i).is_some_and(|&c| {
+                    !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                }) {
+                    i += 1;
+                }
+                return (i > at).then_some(i);
+            }
+            _ => i += 1,
+        }
+        if depth == 0 {
+            return Some(i);
+        }
+    }
+}
+
+/// The RFC 6901 pointer of a path.
+fn pointer_of(path: &[Step<'_>]) -> String {
+    let mut p = String::new();
+    for step in path {
+        match *step {
+            Step::Key(k) => pointer::push_token(&mut p, k),
+            Step::Index(i) => pointer::push_token(&mut p, &i.to_string()),
+        }
+    }
+    p
+}
+
+/// [`crate::diff::diff`]'s order of two places neither of which holds the other: members
+/// by UTF-16 code units (the canonical order), elements by index.
+fn diff_order(a: &[Step<'_>], b: &[Step<'_>]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x, y) {
+            (Step::Key(k), Step::Key(l)) => equijson::cmp_utf16(k.as_bytes(), l.as_bytes()),
+            (Step::Index(i), Step::Index(j)) => i.cmp(j),
+            // Not under one container: cannot happen for places of one walk.
+            (Step::Key(_), Step::Index(_)) => Ordering::Less,
+            (Step::Index(_), Step::Key(_)) => Ordering::Greater,
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changes;
+
+    /// The walk against the diff of the two comparison forms.
+    fn same_as_diff(old: &str, new: &str) {
+        let walked = changes(old.as_bytes(), new.as_bytes());
+        let full = crate::diff::diff_texts(old.as_bytes(), new.as_bytes());
+        assert_eq!(walked, full, "{old} -> {new}");
+    }
+
+    #[test]
+    fn walked_changes_are_the_diffs() {
+        let cases = [
+            (r#"{"a": 1, "b": 2}"#, r#"{"a": 1}"#),
+            (r#"{"a": 1}"#, r#"{"a": 1, "b": [1, {"c": null}]}"#),
+            (r#"{"a": 1.10, "b": 2}"#, r#"{"a": 1.1, "b": 2.0}"#),
+            (r#"{"a": 59.33260000000001}"#, r#"{"a": 59.3326}"#),
+            ("[1, 2, 3]", "[1, 2]"),
+            ("[1, [2, 3]]", "[1, [2, 4], 5]"),
+            // jsonb's order (shorter first) is not the diff's (UTF-16 code units).
+            (
+                "{\"b\": 1, \"aa\": 2, \"\u{e000}\": 3, \"𝄞\": 4}",
+                "{\"b\": 2, \"aa\": 3, \"\u{e000}\": 4, \"𝄞\": 5}",
+            ),
+            (r#"{"": 3, "é": 1, "𝄞": 2}"#, r#"{"": 4, "é": 2}"#),
+            (r#"{"a": {"x": 1}}"#, r#"{"a": [1]}"#),
+            (
+                r#"{"a": "x\"y", "bb": true}"#,
+                r#"{"a": "x\"z", "bb": false}"#,
+            ),
+            ("12345678901234567890", "12345678901234567891"),
+            (r#"{"a": 9007199254740993}"#, r#"{"a": 9007199254740993.0}"#),
+        ];
+        for (old, new) in cases {
+            if let Some(c) = changes(old.as_bytes(), new.as_bytes()) {
+                assert_eq!(
+                    Some(c),
+                    crate::diff::diff_texts(old.as_bytes(), new.as_bytes()),
+                    "{old} -> {new}"
+                );
+            }
+        }
+        // These are walked (no escapes in names): never left to the caller.
+        for (old, new) in &cases[..8] {
+            assert!(changes(old.as_bytes(), new.as_bytes()).is_some(), "{old}");
+            same_as_diff(old, new);
+        }
+    }
+
+    /// Pairs of generated documents of every catalogue DTO in their jsonb text (the same
+    /// shape, many places apart, members in jsonb's order): the walk gives the diff.
+    #[test]
+    fn generated_pairs_walk_to_the_diff() {
+        use crate::generate::Style;
+        use crate::jsonb::{JsonbOptions, is_normalized, normalize};
+        use crate::props::{PropsConfig, case};
+        let (mut walked, mut several) = (0usize, 0usize);
+        for spec in crate::dto::catalogue() {
+            let mut cfg = PropsConfig::new(3, 120, Some(spec));
+            cfg.size = 3;
+            let texts: Vec<String> = (0..cfg.cases)
+                .filter_map(|i| {
+                    let (tree, style) = case(&cfg, i);
+                    normalize(
+                        tree.render(Style::Seeded(style)).as_bytes(),
+                        &JsonbOptions::default(),
+                    )
+                    .ok()
+                })
+                .filter(|t| is_normalized(t.as_bytes()))
+                .collect();
+            for pair in texts.windows(2) {
+                let (old, new) = (pair[0].as_bytes(), pair[1].as_bytes());
+                if let Some(c) = changes(old, new) {
+                    assert_eq!(
+                        Some(&c),
+                        crate::diff::diff_texts(old, new).as_ref(),
+                        "{} -> {}",
+                        pair[0],
+                        pair[1]
+                    );
+                    walked += 1;
+                    several += usize::from(c.len() > 1);
+                }
+            }
+        }
+        assert!(
+            walked > 300 && several > 100,
+            "{walked} walked, {several} with several changes"
+        );
+    }
+
+    #[test]
+    fn what_the_walk_cannot_tell_is_left_to_the_caller() {
+        // A name with an escape; a place that does not parse.
+        assert_eq!(changes(br#"{"\u0041": 1}"#, br#"{"A": 2}"#), None);
+        assert_eq!(changes(br#"{"a": 1e400}"#, br#"{"a": 1.0}"#), None);
+        assert_eq!(changes(br#"{"a": 1"#, br#"{"a": 2}"#), None);
+    }
+
+    #[test]
+    fn a_place_keeps_its_depth_limit() {
+        let limit = equijson::DEFAULT_MAX_DEPTH;
+        // The removed member's value nests to exactly the limit with its object around it:
+        // rejected in place, so rejected alone.
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let old = format!(r#"{{"a": 1, "b": {}}}"#, deep(limit));
+        assert!(crate::diff::diff_texts(old.as_bytes(), br#"{"a": 1}"#).is_none());
+        assert_eq!(changes(old.as_bytes(), br#"{"a": 1}"#), None);
+        let old = format!(r#"{{"a": 1, "b": {}}}"#, deep(limit - 1));
+        same_as_diff(&old, r#"{"a": 1}"#);
+    }
+}
