@@ -290,9 +290,10 @@ bench-startup-dist *ARGS:
 [group('benchmarks')]
 bench-all: bench bench-allocs bench-memory bench-cli bench-keys bench-startup
 
-# `pg scan` (all paths, and `--paths direct,jsonb`; one and two jobs) against raw binary COPY on seeded contact rows, CPU per row, peak RSS: `just bench-pg 1000000 --samples 3`.
+# `pg scan` (all paths, and `--paths direct,jsonb`; one and two jobs; and the `equijson` binary itself) against raw binary COPY on seeded contact rows, CPU per row, peak RSS: `just bench-pg 1000000 --samples 3`.
 [group('benchmarks')]
 bench-pg *ARGS:
+    cargo build --release --locked -p equijson-cli --bin equijson
     cargo run --release --locked -p equijson-pg --example scan_bench -- {{ARGS}}
 
 # Contact rows/s through equijson_canonical vs doc::text: `just bench-sql-canonical --rows 1000000 --samples 3`.

@@ -7,7 +7,9 @@
 //!   scan: `pg scan --column doc --dto contact` with every path (the catalogue DTO
 //!   declares them all), one connection;
 //!   scan --jobs 2: the same on two connections (the machine has two cores);
-//!   scan --paths direct,jsonb: only those two paths, one connection, and with --jobs 2.
+//!   scan --paths direct,jsonb: only those two paths, one connection, and with --jobs 2;
+//!   binary: the `equijson` binary's own `pg scan --dto contact --paths direct,jsonb`,
+//!   timed over its whole process (start-up, connecting, counting, the JSON report).
 //! Each scan sample runs in a child process so that its peak RSS is its own. A raw COPY
 //! runs before the first scan of a sample and after each scan; each scan's ratio is to the
 //! mean of the raw COPYs just before and after it (the load of a shared machine drifts),
@@ -102,9 +104,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // Each scan is held against the mean of the raw COPYs just before and just
             // after it: the machine's load drifts less within that window.
             let mut raw_before = raw;
-            for (i, (paths, jobs)) in SCANS.iter().enumerate() {
+            for (i, (how, paths, jobs)) in SCANS.iter().enumerate() {
                 let before = server_cpu_secs(postmaster);
-                let (rate, peak, cpu) = spawn_scan(&url, *jobs, paths)?;
+                let (rate, peak, cpu) = match how {
+                    How::Library => spawn_scan(&url, *jobs, paths)?,
+                    How::Binary => spawn_binary_scan(&url, *jobs, paths, n)?,
+                };
                 // The server's CPU over the scan alone: read before the raw COPY that
                 // follows it (until session 7 it was read after, and so counted that raw
                 // COPY's server CPU too: about 1.6 µs a row too much).
@@ -118,7 +123,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 rss = rss.max(peak);
                 let _ = write!(
                     line,
-                    ", {paths} --jobs {jobs} {rate:.0} ({:.1}%)",
+                    ", {}{paths} --jobs {jobs} {rate:.0} ({:.1}%)",
+                    how.prefix(),
                     100.0 * rate / raw
                 );
             }
@@ -136,8 +142,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
     println!();
     print!("| rows | avg doc bytes | raw COPY rows/s |");
-    for (paths, jobs) in SCANS {
-        print!(" `{paths}` --jobs {jobs} rows/s (vs raw) |");
+    for (how, paths, jobs) in SCANS {
+        print!(" {}`{paths}` --jobs {jobs} rows/s (vs raw) |", how.prefix());
     }
     println!(" scan peak RSS |");
     println!("|---:|---:|---:|{}---:|", "---:|".repeat(SCANS.len()));
@@ -156,8 +162,11 @@ fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
     print!(
         "| rows | raw COPY: server / client CPU µs/row | scan's COPY drained rows/s | server CPU µs/row, scan's COPY |"
     );
-    for (paths, jobs) in SCANS {
-        print!(" `{paths}` --jobs {jobs}: server / client CPU µs/row |");
+    for (how, paths, jobs) in SCANS {
+        print!(
+            " {}`{paths}` --jobs {jobs}: server / client CPU µs/row |",
+            how.prefix()
+        );
     }
     println!();
     println!("|---:|---:|---:|---:|{}", "---:|".repeat(SCANS.len()));
@@ -180,12 +189,32 @@ fn print_tables(table: &[(u64, f64, u64)], costs: &mut [Measured]) {
     }
 }
 
-/// The scans measured: `--paths` (`all`: every path) and `--jobs`.
-const SCANS: [(&str, u32); 4] = [
-    ("all", 1),
-    ("all", 2),
-    ("direct,jsonb", 1),
-    ("direct,jsonb", 2),
+/// How a scan is run.
+#[derive(Clone, Copy)]
+enum How {
+    /// `scan_parallel` in a child process of this bench (the rate the scan reports).
+    Library,
+    /// The `equijson` binary itself, `pg scan ... --format json`: the rate is the rows over
+    /// the whole process's wall time (start-up, connecting, counting, the report).
+    Binary,
+}
+
+impl How {
+    fn prefix(self) -> &'static str {
+        match self {
+            Self::Library => "",
+            Self::Binary => "binary ",
+        }
+    }
+}
+
+/// The scans measured: how, `--paths` (`all`: every path) and `--jobs`.
+const SCANS: [(How, &str, u32); 5] = [
+    (How::Library, "all", 1),
+    (How::Library, "all", 2),
+    (How::Library, "direct,jsonb", 1),
+    (How::Library, "direct,jsonb", 2),
+    (How::Binary, "direct,jsonb", 1),
 ];
 
 /// The system's load averages (1, 5, 15 minutes), as `/proc/loadavg` gives them.
@@ -346,6 +375,57 @@ fn spawn_scan(
     let rss: u64 = parts.next().ok_or("no rss")?.parse()?;
     let cpu: f64 = parts.next().ok_or("no cpu")?.parse()?;
     Ok((rate, rss, cpu))
+}
+
+/// Runs `equijson pg scan --dto contact --paths PATHS --jobs JOBS --format json` (the
+/// binary named by `EQUIJSON_BIN`, else `equijson` beside this bench's directory, as `just
+/// bench-pg` builds it): (rows/s over the process's wall time, its peak RSS, its CPU
+/// seconds). The report must say every row was read.
+fn spawn_binary_scan(
+    url: &str,
+    jobs: u32,
+    paths: &str,
+    rows: u64,
+) -> Result<(f64, u64, f64), Box<dyn std::error::Error>> {
+    let bin = match std::env::var_os("EQUIJSON_BIN") {
+        Some(b) => std::path::PathBuf::from(b),
+        None => std::env::current_exe()?
+            .parent()
+            .and_then(std::path::Path::parent)
+            .ok_or("no directory of the bench")?
+            .join("equijson"),
+    };
+    let me = i32::try_from(std::process::id())?;
+    // This process's reaped children's CPU: the scan is the only child reaped meanwhile.
+    let reaped = || cpu_secs(me, true) - cpu_secs(me, false);
+    let cpu_before = reaped();
+    let t = Instant::now();
+    let out = Command::new(&bin)
+        .args(["pg", "scan", "--database-url", url, "--table", "contacts"])
+        .args(["--column", "doc", "--dto", "contact", "--paths", paths])
+        .args(["--jobs", &jobs.to_string(), "--format", "json"])
+        .output()
+        .map_err(|e| format!("{}: {e} (build it: cargo build --release -p equijson-cli)", bin.display()))?;
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = reaped() - cpu_before;
+    if !out.status.success() {
+        return Err(format!(
+            "{} pg scan failed ({}): {}",
+            bin.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    if report["complete"] != serde_json::Value::Bool(true)
+        || report["rows_read"].as_u64() != Some(rows)
+        || report["divergences"].as_u64() != Some(0)
+    {
+        return Err(format!("binary scan not complete and clean: {report}").into());
+    }
+    let rss = report["peak_rss_bytes"].as_u64().unwrap_or(0);
+    Ok((rows as f64 / secs, rss, cpu))
 }
 
 fn child_scan(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
