@@ -405,7 +405,12 @@ fn spawn_binary_scan(
         .args(["--column", "doc", "--dto", "contact", "--paths", paths])
         .args(["--jobs", &jobs.to_string(), "--format", "json"])
         .output()
-        .map_err(|e| format!("{}: {e} (build it: cargo build --release -p equijson-cli)", bin.display()))?;
+        .map_err(|e| {
+            format!(
+                "{}: {e} (build it: cargo build --release -p equijson-cli)",
+                bin.display()
+            )
+        })?;
     let secs = t.elapsed().as_secs_f64();
     let cpu = reaped() - cpu_before;
     if !out.status.success() {
