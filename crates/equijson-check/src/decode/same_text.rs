@@ -1,9 +1,9 @@
 //! The one-pass round-trip check: a decoded value written as PostgreSQL writes jsonb text,
 //! compared byte for byte with the text it was decoded from.
 //!
-//! [`writes_as`] says `true` only when the value's own writing is exactly `text`. Then the
-//! text's comparison form and the value's comparison form are the same bytes, so the
-//! round-trip check has nothing to report and neither form needs to be made:
+//! [`compare`] says [`Compared::Same`] only when the value's own writing is exactly `text`.
+//! Then the text's comparison form and the value's comparison form are the same bytes, so
+//! the round-trip check has nothing to report and neither form needs to be made:
 //!
 //! - Strings are written from the value's `&str` with a valid JSON escaping (PostgreSQL's:
 //!   `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other controls `\u00xx`), so an equal text
@@ -13,14 +13,14 @@
 //!   always holds a `.` or an exponent: the text's comparison form then rounds it to the
 //!   double it denotes, the value itself, and writes it as the value's comparison form
 //!   does. Anything else (`f32`, non-finite numbers, byte strings, map keys that are not
-//!   strings, nesting deeper than [`MAX_DEPTH`]) gives `false`.
+//!   strings, nesting deeper than [`MAX_DEPTH`]) is not written.
 //! - Members of an object are written in PostgreSQL's order (shorter names first, then by
-//!   bytes) and an object whose value writes one name twice gives `false`: an equal text
+//!   bytes) and an object whose value writes one name twice is not written: an equal text
 //!   has the value's members, each once, in some order, and both comparison forms sort
 //!   members the same way.
 //!
-//! A `false` says nothing by itself. [`compare`] goes on where the writing differs from the
-//! text: both are walked side by side ([`walk`]) and the places whose bytes differ give the
+//! A value not written says nothing ([`Compared::Unknown`]). Where the writing differs from
+//! the text, both are walked side by side ([`walk`]) and the places whose bytes differ give the
 //! round-trip changes the two comparison forms' diff would give, without making either;
 //! where the walk cannot tell, the caller makes both comparison forms as before.
 
@@ -63,7 +63,7 @@ fn with_writer<R>(f: impl FnOnce(&mut Writer) -> R) -> R {
 /// What [`compare`] found.
 #[derive(Debug)]
 pub(crate) enum Compared {
-    /// The value writes `text` itself ([`writes_as`]).
+    /// The value writes `text` itself.
     Same,
     /// The value writes another text; these are the changes from `text` to it, exactly
     /// the diff of the two comparison forms (see [`walk`]).
@@ -72,8 +72,8 @@ pub(crate) enum Compared {
     Unknown,
 }
 
-/// [`writes_as`], and where the writing differs from `text` (a text that
-/// [`crate::jsonb::is_normalized`] accepts), the round-trip changes.
+/// Whether `value`, written as PostgreSQL writes jsonb text, is exactly `text` (a text that
+/// [`crate::jsonb::is_normalized`] accepts), and where it differs, the round-trip changes.
 pub(crate) fn compare<T: Serialize + ?Sized>(value: &T, text: &[u8]) -> Compared {
     with_writer(|w| {
         if !w.write(value) {
