@@ -15,8 +15,9 @@
 //! alike in place and alone (the nesting limit lowered by the place's depth), so each place
 //! compares as it does in the whole, and the changes are put in the diff's order (members
 //! by UTF-16 code units, then elements by index). A place that does not parse, a name with
-//! an escape, or nesting deeper than [`MAX_WALK`] gives `None`: the caller then makes both
-//! comparison forms.
+//! an escape, names out of jsonb's order (a text that is not in its form after all), or
+//! nesting deeper than [`MAX_WALK`] gives `None`: the caller then makes both comparison
+//! forms.
 
 use std::cmp::Ordering;
 
