@@ -218,6 +218,40 @@ fn chosen_paths_give_the_reference_report_kept_to_them() {
     assert!(compared > 20_000 && differs > 1_000, "{compared} {differs}");
 }
 
+/// One live row as `check_row_with` takes it.
+struct LiveRow<'a> {
+    kind: ColumnKind,
+    binary: &'a [u8],
+    text: Option<&'a [u8]>,
+    wants: &'a dyn Fn(LiveClass, bool) -> bool,
+    describe: Describe,
+}
+
+impl LiveRow<'_> {
+    /// Asserts that the row checked with `check` has the findings it has with `reference`
+    /// (`what` names the row in the failure); returns whether it has any.
+    fn same_findings(
+        &self,
+        reference: &dyn Fn(&Input<'_>) -> Report,
+        check: &dyn Fn(&Input<'_>) -> Report,
+        what: &dyn Fn() -> String,
+    ) -> bool {
+        let row = |c: &dyn Fn(&Input<'_>) -> Report| {
+            check_row_with(
+                self.kind,
+                self.binary,
+                self.text,
+                c,
+                self.wants,
+                self.describe,
+            )
+        };
+        let expected = row(reference);
+        assert_eq!(row(check), expected, "{}", what());
+        !expected.is_empty()
+    }
+}
+
 /// The live row check (model, text form, decode paths, descriptions) with the shared-work
 /// check against the same with the reference check: the same findings, for jsonb, json
 /// and text columns, redacted, with values and undescribed, examples wanted or not.
@@ -244,19 +278,18 @@ fn live_row_check_gives_the_reference_findings() {
             for (kind, binary, text) in rows {
                 for describe in [Describe::No, Describe::Redacted, Describe::Values] {
                     for wants in [&all as &dyn Fn(LiveClass, bool) -> bool, &unaccepted] {
-                        let expected =
-                            check_row_with(kind, binary, text, &reference, wants, describe);
-                        let got =
-                            check_row_with(kind, binary, text, &spec.check_input, wants, describe);
-                        assert_eq!(
-                            got,
-                            expected,
-                            "{} {kind:?} {:?}",
-                            spec.name,
-                            String::from_utf8_lossy(doc)
-                        );
+                        let row = LiveRow {
+                            kind,
+                            binary,
+                            text,
+                            wants,
+                            describe,
+                        };
+                        let found = row.same_findings(&reference, &spec.check_input, &|| {
+                            format!("{} {kind:?} {:?}", spec.name, String::from_utf8_lossy(doc))
+                        });
                         compared += 1;
-                        with_findings += usize::from(!expected.is_empty());
+                        with_findings += usize::from(found);
                     }
                 }
             }
@@ -294,19 +327,18 @@ fn live_row_check_through_direct_and_jsonb_gives_the_reference_findings() {
                 };
                 let chosen = |i: &Input<'_>| (spec.check_paths)(i, paths);
                 for describe in [Describe::No, Describe::Redacted, Describe::Values] {
-                    let expected =
-                        check_row_with(ColumnKind::Jsonb, &wire, None, &reference, &all, describe);
-                    let got =
-                        check_row_with(ColumnKind::Jsonb, &wire, None, &chosen, &all, describe);
-                    assert_eq!(
-                        got,
-                        expected,
-                        "{} {paths:?} {:?}",
-                        spec.name,
-                        String::from_utf8_lossy(doc)
-                    );
+                    let row = LiveRow {
+                        kind: ColumnKind::Jsonb,
+                        binary: &wire,
+                        text: None,
+                        wants: &all,
+                        describe,
+                    };
+                    let found = row.same_findings(&reference, &chosen, &|| {
+                        format!("{} {paths:?} {:?}", spec.name, String::from_utf8_lossy(doc))
+                    });
                     compared += 1;
-                    with_findings += usize::from(!expected.is_empty());
+                    with_findings += usize::from(found);
                 }
             }
         }

@@ -149,14 +149,14 @@ impl Walk<'_> {
                 }
             }
         }
-        (olds.end == was.end && news.end == now.end).then_some(())
+        (olds.end() == was.end && news.end() == now.end).then_some(())
     }
 
     /// Two arrays, element by element.
     fn arrays(&mut self, was: Place, now: Place) -> Option<()> {
         let (old, new) = (self.old, self.new);
-        let mut olds = Elements::new(old, was.start)?;
-        let mut news = Elements::new(new, now.start)?;
+        let mut olds = Entries::new(old, was.start, b'[')?;
+        let mut news = Entries::new(new, now.start, b'[')?;
         for i in 0usize.. {
             let (left, right) = (olds.next_element()?, news.next_element()?);
             if left.is_none() && right.is_none() {
@@ -183,39 +183,40 @@ fn parse(bytes: &[u8], depth: usize) -> Option<Document> {
     Document::parse_with(bytes, &options).ok()
 }
 
-/// The members of an object in a text, read one by one: name (without escapes) and the
-/// value's place.
-struct Members<'a> {
+/// The entries of a container in a text, read one by one: where each starts.
+struct Entries<'a> {
     text: &'a [u8],
     at: usize,
-    /// Just past the closing `}` once it is read.
+    /// The container's closing bracket.
+    close: u8,
+    /// Just past the closing bracket once it is read.
     end: usize,
     first: bool,
-    /// The previous member's name: each must follow it in jsonb's order (so the merge is
-    /// sound even for a text that is not in jsonb's form after all).
-    last: &'a str,
 }
 
-impl<'a> Members<'a> {
-    fn new(text: &'a [u8], open: usize) -> Option<Self> {
-        (text.get(open) == Some(&b'{')).then_some(Self {
+impl<'a> Entries<'a> {
+    /// The container whose opening bracket `open` is at `at`.
+    fn new(text: &'a [u8], at: usize, open: u8) -> Option<Self> {
+        let close = if open == b'{' { b'}' } else { b']' };
+        (text.get(at) == Some(&open)).then_some(Self {
             text,
-            at: open + 1,
+            at: at + 1,
+            close,
             end: 0,
             first: true,
-            last: "",
         })
     }
 
-    /// The next member, `Ok(None)` at the end; `None` when the text is not as expected.
+    /// Where the next entry starts, `Some(None)` past the last one; `None` when the text is
+    /// not as expected. The caller moves `at` past the entry.
     #[allow(
         clippy::option_option,
-        reason = "outer: the walk gives up; inner: the object's end"
+        reason = "outer: the walk gives up; inner: the container's end"
     )]
-    fn next_member(&mut self) -> Option<Option<(&'a str, std::ops::Range<usize>)>> {
+    fn next_start(&mut self) -> Option<Option<usize>> {
         let t = self.text;
         self.at = skip_space(t, self.at);
-        if *t.get(self.at)? == b'}' {
+        if *t.get(self.at)? == self.close {
             self.end = self.at + 1;
             return Some(None);
         }
@@ -225,68 +226,77 @@ impl<'a> Members<'a> {
             }
             self.at = skip_space(t, self.at + 1);
         }
-        let name_end = value_end(t, self.at)?;
-        let name = t.get(self.at + 1..name_end.checked_sub(1)?)?;
-        if t.get(self.at) != Some(&b'"') || name.contains(&b'\\') {
-            return None;
-        }
-        let name = std::str::from_utf8(name).ok()?;
-        if !self.first && jsonb_order(self.last, name) != Ordering::Less {
-            return None;
-        }
         self.first = false;
-        self.last = name;
-        self.at = skip_space(t, name_end);
-        if *t.get(self.at)? != b':' {
-            return None;
-        }
-        let start = skip_space(t, self.at + 1);
-        let end = value_end(t, start)?;
-        self.at = end;
-        Some(Some((name, start..end)))
-    }
-}
-
-/// The elements of an array in a text, read one by one.
-struct Elements<'a> {
-    text: &'a [u8],
-    at: usize,
-    end: usize,
-    first: bool,
-}
-
-impl<'a> Elements<'a> {
-    fn new(text: &'a [u8], open: usize) -> Option<Self> {
-        (text.get(open) == Some(&b'[')).then_some(Self {
-            text,
-            at: open + 1,
-            end: 0,
-            first: true,
-        })
+        Some(Some(self.at))
     }
 
+    /// The next element's place (an array's entries).
     #[allow(
         clippy::option_option,
         reason = "outer: the walk gives up; inner: the array's end"
     )]
-    fn next_element(&mut self) -> Option<Option<std::ops::Range<usize>>> {
-        let t = self.text;
-        self.at = skip_space(t, self.at);
-        if *t.get(self.at)? == b']' {
-            self.end = self.at + 1;
+    fn next_element(&mut self) -> Option<Option<Place>> {
+        let Some(start) = self.next_start()? else {
             return Some(None);
+        };
+        self.at = value_end(self.text, start)?;
+        Some(Some(start..self.at))
+    }
+}
+
+/// The members of an object in a text, read one by one: name (without escapes) and the
+/// value's place.
+struct Members<'a> {
+    entries: Entries<'a>,
+    /// The previous member's name: each must follow it in jsonb's order (so the merge is
+    /// sound even for a text that is not in jsonb's form after all).
+    last: Option<&'a str>,
+}
+
+impl<'a> Members<'a> {
+    fn new(text: &'a [u8], open: usize) -> Option<Self> {
+        Some(Self {
+            entries: Entries::new(text, open, b'{')?,
+            last: None,
+        })
+    }
+
+    /// The next member, `Some(None)` at the end; `None` when the text is not as expected.
+    #[allow(
+        clippy::option_option,
+        reason = "outer: the walk gives up; inner: the object's end"
+    )]
+    fn next_member(&mut self) -> Option<Option<(&'a str, Place)>> {
+        let Some(at) = self.entries.next_start()? else {
+            return Some(None);
+        };
+        let t = self.entries.text;
+        let name_end = value_end(t, at)?;
+        let name = t.get(at + 1..name_end.checked_sub(1)?)?;
+        if t.get(at) != Some(&b'"') || name.contains(&b'\\') {
+            return None;
         }
-        if !self.first {
-            if *t.get(self.at)? != b',' {
-                return None;
-            }
-            self.at = skip_space(t, self.at + 1);
+        let name = std::str::from_utf8(name).ok()?;
+        if self
+            .last
+            .is_some_and(|last| jsonb_order(last, name) != Ordering::Less)
+        {
+            return None;
         }
-        self.first = false;
-        let start = self.at;
+        self.last = Some(name);
+        let colon = skip_space(t, name_end);
+        if *t.get(colon)? != b':' {
+            return None;
+        }
+        let start = skip_space(t, colon + 1);
         let end = value_end(t, start)?;
-        self.at = end;
-        Some(Some(start..end))
+        self.entries.at = end;
+        Some(Some((name, start..end)))
+    }
+
+    /// Just past the closing `}` once it is read.
+    fn end(&self) -> usize {
+        self.entries.end
     }
 }
 
