@@ -168,9 +168,10 @@ impl Writer {
         let from = self.frames.pop().unwrap_or(self.members.len());
         let out = &self.out;
         let name = |m: &(usize, usize, usize)| out.get(m.0..m.1).unwrap_or_default();
+        // The quoted, escaped names: without escapes, jsonb's order of the names themselves
+        // (any other text differs from the row's, which is all `compare` needs).
         let order = |a: &(usize, usize, usize), b: &(usize, usize, usize)| {
-            let (a, b) = (name(a), name(b));
-            a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+            crate::jsonb::name_order(name(a), name(b))
         };
         let members = self.members.get(from..).unwrap_or_default();
         let sorted = members

@@ -40,6 +40,13 @@ mod tape;
 
 pub use normal::is_normalized;
 
+/// jsonb's order of member names (their bytes, escapes decoded): shorter names first, then
+/// bytewise. The model sorts by it, `is_normalized` checks it, and the scan's one-pass check
+/// writes and walks members in it.
+pub(crate) fn name_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
 use lex::{JsonError, Lexer};
 
 /// Deepest nesting of arrays that PostgreSQL 15 accepts for a value bound as a query

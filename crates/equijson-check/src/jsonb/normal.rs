@@ -141,8 +141,7 @@ impl Checker<'_> {
             let (a, b) = (&mut self.names.0, &mut self.names.1);
             let prev = decoded(input, prev, a);
             let name = decoded(input, name, b);
-            let after = name.len() > prev.len() || (name.len() == prev.len() && name > prev);
-            if !after {
+            if super::name_order(prev, name) != std::cmp::Ordering::Less {
                 return None;
             }
         }

@@ -216,10 +216,7 @@ impl Tape {
         }
         // Stable sort with later members first among equals, so dedup keeps the last.
         members.reverse();
-        members.sort_by(|&a, &b| {
-            let (ka, kb) = (self.key_bytes(a), self.key_bytes(b));
-            ka.len().cmp(&kb.len()).then_with(|| ka.cmp(kb))
-        });
+        members.sort_by(|&a, &b| super::name_order(self.key_bytes(a), self.key_bytes(b)));
         members.dedup_by(|a, b| self.key_bytes(*a) == self.key_bytes(*b));
         let perm_start = to_u32(self.perm.len());
         self.perm.extend_from_slice(&members);

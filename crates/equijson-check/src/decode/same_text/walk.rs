@@ -24,6 +24,7 @@ use std::cmp::Ordering;
 use equijson::{Document, Options, pointer};
 
 use crate::diff::{Change, ChangeKind, Shown};
+use crate::jsonb::name_order;
 
 /// Deepest pair of containers walked into (each level re-reads its place's bytes once).
 const MAX_WALK: usize = 64;
@@ -130,7 +131,9 @@ impl Walk<'_> {
                 (None, None) => break,
                 (Some(_), None) => Ordering::Less,
                 (None, Some(_)) => Ordering::Greater,
-                (Some((name, _)), Some((other, _))) => jsonb_order(name, other),
+                (Some((name, _)), Some((other, _))) => {
+                    name_order(name.as_bytes(), other.as_bytes())
+                }
             };
             match step {
                 Ordering::Less => {
@@ -287,7 +290,7 @@ impl<'a> Members<'a> {
         let name = std::str::from_utf8(name).ok()?;
         if self
             .last
-            .is_some_and(|last| jsonb_order(last, name) != Ordering::Less)
+            .is_some_and(|last| name_order(last.as_bytes(), name.as_bytes()) != Ordering::Less)
         {
             return None;
         }
@@ -306,13 +309,6 @@ impl<'a> Members<'a> {
     fn end(&self) -> usize {
         self.entries.end
     }
-}
-
-/// jsonb's order of member names (without escapes): shorter first, then by bytes.
-fn jsonb_order(a: &str, b: &str) -> Ordering {
-    a.len()
-        .cmp(&b.len())
-        .then_with(|| a.as_bytes().cmp(b.as_bytes()))
 }
 
 fn skip_space(t: &[u8], mut at: usize) -> usize {
