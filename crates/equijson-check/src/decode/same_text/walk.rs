@@ -73,7 +73,7 @@ struct Walk<'a> {
 
 type Place = std::ops::Range<usize>;
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
     /// Compares the value at `was` in the old text with the one at `now` in the new.
     fn place(&mut self, was: Place, now: Place) -> Option<()> {
         let (old, new) = (self.old.get(was.clone())?, self.new.get(now.clone())?);
@@ -101,6 +101,20 @@ impl Walk<'_> {
         }
     }
 
+    /// The entry at `step` of two containers being walked: on both sides (`place`), or in
+    /// the old text only (`Removed`) or the new one only (`Added`).
+    fn pair(&mut self, step: Step<'a>, was: Option<Place>, now: Option<Place>) -> Option<()> {
+        self.path.push(step);
+        match (was, now) {
+            (Some(was), Some(now)) => self.place(was, now)?,
+            (Some(was), None) => self.only(self.old.get(was)?, ChangeKind::Removed)?,
+            (None, Some(now)) => self.only(self.new.get(now)?, ChangeKind::Added)?,
+            (None, None) => {}
+        }
+        self.path.pop();
+        Some(())
+    }
+
     /// A value on one side only: `Removed` from the old text or `Added` in the new.
     fn only(&mut self, bytes: &[u8], kind: ChangeKind) -> Option<()> {
         let doc = parse(bytes, self.path.len())?;
@@ -122,42 +136,33 @@ impl Walk<'_> {
 
     /// Two objects, merged by member name in jsonb's order.
     fn objects(&mut self, was: Place, now: Place) -> Option<()> {
-        let (old, new) = (self.old, self.new);
-        let mut olds = Members::new(old, was.start)?;
-        let mut news = Members::new(new, now.start)?;
+        let mut olds = Members::new(self.old, was.start)?;
+        let mut news = Members::new(self.new, now.start)?;
         let (mut left, mut right) = (olds.next_member()?, news.next_member()?);
         loop {
-            let step = match (&left, &right) {
+            // Which sides hold the next name: the old only, the new only, or both.
+            let (on_left, on_right) = match (&left, &right) {
                 (None, None) => break,
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
+                (Some(_), None) => (true, false),
+                (None, Some(_)) => (false, true),
                 (Some((name, _)), Some((other, _))) => {
-                    name_order(name.as_bytes(), other.as_bytes())
+                    match name_order(name.as_bytes(), other.as_bytes()) {
+                        Ordering::Less => (true, false),
+                        Ordering::Greater => (false, true),
+                        Ordering::Equal => (true, true),
+                    }
                 }
             };
-            match step {
-                Ordering::Less => {
-                    let (name, value) = left.take()?;
-                    self.path.push(Step::Key(name));
-                    self.only(old.get(value)?, ChangeKind::Removed)?;
-                    self.path.pop();
-                    left = olds.next_member()?;
-                }
-                Ordering::Greater => {
-                    let (name, value) = right.take()?;
-                    self.path.push(Step::Key(name));
-                    self.only(new.get(value)?, ChangeKind::Added)?;
-                    self.path.pop();
-                    right = news.next_member()?;
-                }
-                Ordering::Equal => {
-                    let ((name, value), (_, other)) = (left.take()?, right.take()?);
-                    self.path.push(Step::Key(name));
-                    self.place(value, other)?;
-                    self.path.pop();
-                    left = olds.next_member()?;
-                    right = news.next_member()?;
-                }
+            let taken_left = if on_left { left.take() } else { None };
+            let taken_right = if on_right { right.take() } else { None };
+            let name = taken_left.as_ref().or(taken_right.as_ref())?.0;
+            let (was, now) = (taken_left.map(|m| m.1), taken_right.map(|m| m.1));
+            self.pair(Step::Key(name), was, now)?;
+            if on_left {
+                left = olds.next_member()?;
+            }
+            if on_right {
+                right = news.next_member()?;
             }
         }
         (olds.end() == was.end && news.end() == now.end).then_some(())
@@ -165,22 +170,14 @@ impl Walk<'_> {
 
     /// Two arrays, element by element.
     fn arrays(&mut self, was: Place, now: Place) -> Option<()> {
-        let (old, new) = (self.old, self.new);
-        let mut olds = Entries::new(old, was.start, b'[')?;
-        let mut news = Entries::new(new, now.start, b'[')?;
+        let mut olds = Entries::new(self.old, was.start, b'[')?;
+        let mut news = Entries::new(self.new, now.start, b'[')?;
         for i in 0usize.. {
             let (left, right) = (olds.next_element()?, news.next_element()?);
             if left.is_none() && right.is_none() {
                 break;
             }
-            self.path.push(Step::Index(i));
-            match (left, right) {
-                (Some(value), None) => self.only(old.get(value)?, ChangeKind::Removed)?,
-                (None, Some(value)) => self.only(new.get(value)?, ChangeKind::Added)?,
-                (Some(value), Some(other)) => self.place(value, other)?,
-                (None, None) => {}
-            }
-            self.path.pop();
+            self.pair(Step::Index(i), left, right)?;
         }
         (olds.end == was.end && news.end == now.end).then_some(())
     }
@@ -442,37 +439,46 @@ mod tests {
         }
     }
 
+    /// The jsonb texts of `spec`'s generated documents (at `seed`, `cases` of them, at
+    /// `size`) that `is_normalized` accepts: texts as a scan's rows are.
+    fn jsonb_texts(
+        spec: &'static crate::dto::DtoSpec,
+        seed: u64,
+        cases: u64,
+        size: usize,
+    ) -> Vec<Vec<u8>> {
+        use crate::generate::Style;
+        use crate::jsonb::{JsonbOptions, is_normalized, normalize};
+        use crate::props::{PropsConfig, case};
+        let mut cfg = PropsConfig::new(seed, cases, Some(spec));
+        cfg.size = size;
+        (0..cases)
+            .filter_map(|i| {
+                let (tree, style) = case(&cfg, i);
+                let text = tree.render(Style::Seeded(style));
+                normalize(text.as_bytes(), &JsonbOptions::default()).ok()
+            })
+            .map(String::into_bytes)
+            .filter(|t| is_normalized(t))
+            .collect()
+    }
+
     /// Pairs of generated documents of every catalogue DTO in their jsonb text (the same
     /// shape, many places apart, members in jsonb's order): the walk gives the diff.
     #[test]
     fn generated_pairs_walk_to_the_diff() {
-        use crate::generate::Style;
-        use crate::jsonb::{JsonbOptions, is_normalized, normalize};
-        use crate::props::{PropsConfig, case};
         let (mut walked, mut several) = (0usize, 0usize);
         for spec in crate::dto::catalogue() {
-            let mut cfg = PropsConfig::new(3, 120, Some(spec));
-            cfg.size = 3;
-            let texts: Vec<String> = (0..cfg.cases)
-                .filter_map(|i| {
-                    let (tree, style) = case(&cfg, i);
-                    normalize(
-                        tree.render(Style::Seeded(style)).as_bytes(),
-                        &JsonbOptions::default(),
-                    )
-                    .ok()
-                })
-                .filter(|t| is_normalized(t.as_bytes()))
-                .collect();
+            let texts = jsonb_texts(spec, 3, 120, 3);
             for pair in texts.windows(2) {
-                let (old, new) = (pair[0].as_bytes(), pair[1].as_bytes());
+                let (old, new) = (&pair[0][..], &pair[1][..]);
                 if let Some(c) = changes(old, new) {
                     assert_eq!(
                         Some(&c),
                         crate::diff::diff_texts(old, new).as_ref(),
                         "{} -> {}",
-                        pair[0],
-                        pair[1]
+                        String::from_utf8_lossy(old),
+                        String::from_utf8_lossy(new)
                     );
                     walked += 1;
                     several += usize::from(c.len() > 1);
@@ -491,23 +497,8 @@ mod tests {
     /// the old text does not parse).
     #[test]
     fn mutated_texts_walk_to_the_diff_or_not_at_all() {
-        use crate::generate::Style;
-        use crate::jsonb::{JsonbOptions, normalize};
-        use crate::props::{PropsConfig, case};
         let spec = crate::dto::find("contact").expect("contact");
-        let mut cfg = PropsConfig::new(5, 6, Some(spec));
-        cfg.size = 2;
-        let texts: Vec<Vec<u8>> = (0..cfg.cases)
-            .filter_map(|i| {
-                let (tree, style) = case(&cfg, i);
-                normalize(
-                    tree.render(Style::Seeded(style)).as_bytes(),
-                    &JsonbOptions::default(),
-                )
-                .ok()
-                .map(String::into_bytes)
-            })
-            .collect();
+        let texts = jsonb_texts(spec, 5, 6, 2);
         let (mut walked, mut declined) = (0usize, 0usize);
         for pair in texts.windows(2) {
             let (base, new) = (&pair[0], &pair[1]);
